@@ -1,0 +1,53 @@
+// The storage boundary of the DNS area. Handlers, the mail-domain publisher and the wire
+// server depend only on this interface, so a PostgreSQL implementation can replace the
+// SQLite one without touching them; methods are async for that reason.
+import type { DnsRecordType } from "./record-data.ts";
+import type { ValidRecord } from "./validate-record.ts";
+
+export interface DnsZone {
+  /** Canonical zone name: lowercase, no trailing dot ("example.test"). */
+  name: string;
+  /** The project the zone is bound to; null until the console binds it. */
+  projectId: string | null;
+  /** The zone's registrar wants the record value (`data`) to delete a record. */
+  registrarRequiresData: boolean;
+  /** Bumped on every record change; served as the SOA serial. */
+  serial: number;
+  createdAt: string;
+}
+
+export interface DnsRecord {
+  id: string;
+  zone: string;
+  /** Relative to the zone and lowercase; "@" is the apex. */
+  name: string;
+  type: DnsRecordType;
+  data: string;
+  priority: number | null;
+  ttl: number;
+  createdAt: string;
+}
+
+export interface NewZone {
+  name: string;
+  projectId?: string | null;
+  registrarRequiresData?: boolean;
+}
+
+export interface DnsRecordRepository {
+  createZone(zone: NewZone): Promise<DnsZone>;
+  getZone(name: string): Promise<DnsZone | undefined>;
+  /** Zones of one project, or every zone when projectId is omitted. */
+  listZones(projectId?: string): Promise<DnsZone[]>;
+  /** Bind (or unbind with null) a zone to a project; false when the zone does not exist. */
+  bindZone(name: string, projectId: string | null): Promise<boolean>;
+  /** The most specific hosted zone containing an absolute canonical name. */
+  findZoneForName(absoluteName: string): Promise<DnsZone | undefined>;
+
+  listZoneRecords(zone: string): Promise<DnsRecord[]>;
+  findRecords(zone: string, name: string, type?: DnsRecordType): Promise<DnsRecord[]>;
+  /** Store a validated record (see validateRecord and checkNameConflicts). */
+  insertRecord(zone: string, record: ValidRecord): Promise<DnsRecord>;
+  /** False when no record of that id exists in that zone. */
+  deleteRecord(zone: string, id: string): Promise<boolean>;
+}
