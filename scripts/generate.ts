@@ -58,7 +58,10 @@ function operationScopes(doc: Doc): Record<string, string> {
 
 export async function generate(outDir: string): Promise<void> {
   const { v31, v30 } = await step("typespec compile", compileTypeSpec);
-  const [doc31, doc30] = await step("openapi post-processing", () => [postprocess(v31), postprocess(v30)]);
+  const [doc31, doc30] = await step("openapi post-processing", () => [
+    postprocess(v31),
+    postprocess(v30),
+  ]);
 
   await step("generated/openapi", () => {
     write(join(outDir, "openapi/openapi.json"), JSON.stringify(doc31, null, 2));
@@ -76,7 +79,10 @@ export async function generate(outDir: string): Promise<void> {
   await step("generated/client (openapi-fetch)", () => {
     const template = readFileSync(join(root, "templates/client/index.ts.tpl"), "utf8");
     const scopes = JSON.stringify(operationScopes(doc31), null, 2);
-    write(join(outDir, "client/index.ts"), renderTemplate(template, { version: doc31.info.version, operationScopes: scopes }));
+    write(
+      join(outDir, "client/index.ts"),
+      renderTemplate(template, { version: doc31.info.version, operationScopes: scopes }),
+    );
   });
 
   const stubs = join(root, "scripts/server-stubs/index.ts");
@@ -93,5 +99,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const outDir = resolve(values.out ?? join(root, "generated"));
   const start = performance.now();
   await generate(outDir);
-  console.log(`${"total".padEnd(34)} ${(performance.now() - start).toFixed(0).padStart(6)} ms -> ${outDir}`);
+  console.log(
+    `${"total".padEnd(34)} ${(performance.now() - start).toFixed(0).padStart(6)} ms -> ${outDir}`,
+  );
 }

@@ -1217,7 +1217,19 @@ export interface components {
          * @example alice@example.test
          */
         EmailAddress: string;
-        /** @description The body of every error response. */
+        /**
+         * @description The body of every error response.
+         * @example {
+         *       "error": "body.password must NOT have fewer than 8 characters",
+         *       "code": "invalid_request",
+         *       "details": [
+         *         {
+         *           "path": "body.password",
+         *           "message": "must NOT have fewer than 8 characters"
+         *         }
+         *       ]
+         *     }
+         */
         ErrorBody: {
             /** @description Machine-readable code. */
             code: components["schemas"]["ErrorCode"];
@@ -1306,6 +1318,20 @@ export interface components {
          * @example alice
          */
         LocalPart: string;
+        /** @description A one-time webmail sign-in link. */
+        LoginLink: {
+            email: components["schemas"]["EmailAddress"];
+            /**
+             * @description Seconds the link stays valid: always 60.
+             * @enum {number}
+             */
+            expiresIn: 60;
+            /**
+             * Format: uri
+             * @description Open in a new tab or an iframe; it signs into the mailbox without a second login.
+             */
+            url: string;
+        };
         MailBouncedData: {
             /**
              * @description `hard`: the mailbox does not exist (status bounced); `soft`: transient (soft_bounced).
@@ -1819,19 +1845,6 @@ export interface components {
             /** @description The exact signed body. */
             payload: string;
             status: components["schemas"]["DeliveryStatus"];
-        };
-        "Webmail.LoginLink": {
-            email: components["schemas"]["EmailAddress"];
-            /**
-             * @description Seconds the link stays valid: always 60.
-             * @enum {number}
-             */
-            expiresIn: 60;
-            /**
-             * Format: uri
-             * @description Open in a new tab or an iframe; it signs into the mailbox without a second login.
-             */
-            url: string;
         };
     };
     responses: never;
@@ -5424,7 +5437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Webmail.LoginLink"];
+                    "application/json": components["schemas"]["LoginLink"];
                 };
             };
             /** @description The request breaks a rule of the contract; nothing was changed. */

@@ -15,7 +15,9 @@ export function applyLinks(doc: Doc): Doc {
       delete op["x-platform-links"];
       for (const [name, link] of Object.entries<Doc>(links)) {
         if (!known.has(link.operationId)) {
-          throw new Error(`${op.operationId}: link ${name} names unknown operation ${link.operationId}`);
+          throw new Error(
+            `${op.operationId}: link ${name} names unknown operation ${link.operationId}`,
+          );
         }
       }
       const ok = op.responses?.["200"];
