@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createPlatformClient } from "../../generated/client/index.ts";
 
 let server: Server | undefined;
-afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+afterEach(
+  () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+);
 
 /** A server that answers 429 `limited` times, then 200; it records each request's body. */
 async function limitedServer(limited: number, retryAfter: string) {
@@ -16,7 +18,11 @@ async function limitedServer(limited: number, retryAfter: string) {
       seen.push(`${req.headers.authorization} ${body}`);
       const status = seen.length <= limited ? 429 : 200;
       res.writeHead(status, { "content-type": "application/json", "retry-after": retryAfter });
-      res.end(status === 200 ? JSON.stringify({ email: "a@example.test", id: "mbx_1" }) : JSON.stringify({ error: "slow down", code: "rate_limited" }));
+      res.end(
+        status === 200
+          ? JSON.stringify({ email: "a@example.test", id: "mbx_1" })
+          : JSON.stringify({ error: "slow down", code: "rate_limited" }),
+      );
     });
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));

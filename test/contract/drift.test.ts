@@ -18,7 +18,10 @@ describe("generated/ drift", () => {
   let out: string;
   beforeAll(() => {
     out = mkdtempSync(join(tmpdir(), "generated-"));
-    execFileSync(process.execPath, ["scripts/generate.ts", "--out", out], { cwd: root, stdio: "pipe" });
+    execFileSync(process.execPath, ["scripts/generate.ts", "--out", out], {
+      cwd: root,
+      stdio: "pipe",
+    });
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -26,7 +29,9 @@ describe("generated/ drift", () => {
     const committed = join(root, "generated");
     expect(files(out)).toEqual(files(committed));
     for (const file of files(out)) {
-      expect(readFileSync(join(out, file), "utf8"), file).toBe(readFileSync(join(committed, file), "utf8"));
+      expect(readFileSync(join(out, file), "utf8"), file).toBe(
+        readFileSync(join(committed, file), "utf8"),
+      );
     }
   });
 });

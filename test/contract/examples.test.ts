@@ -13,7 +13,16 @@ describe.each(ops)("%s", (_, { method, path, op }) => {
     const media = op.responses["200"].content["application/json"];
     const examples = Object.entries<Doc>(media.examples ?? {});
     expect(examples.length).toBeGreaterThan(0);
-    const at = pointer("paths", path, method, "responses", "200", "content", "application/json", "schema");
+    const at = pointer(
+      "paths",
+      path,
+      method,
+      "responses",
+      "200",
+      "content",
+      "application/json",
+      "schema",
+    );
     for (const [name, example] of examples) expect(validate(at, example.value), name).toEqual([]);
   });
 
@@ -22,14 +31,23 @@ describe.each(ops)("%s", (_, { method, path, op }) => {
     if (media) {
       const examples = Object.entries<Doc>(media.examples ?? {});
       expect(examples.length).toBeGreaterThan(0);
-      const at = pointer("paths", path, method, "requestBody", "content", "application/json", "schema");
+      const at = pointer(
+        "paths",
+        path,
+        method,
+        "requestBody",
+        "content",
+        "application/json",
+        "schema",
+      );
       for (const [name, example] of examples) expect(validate(at, example.value), name).toEqual([]);
     }
     (op.parameters ?? []).forEach((parameter: Doc, index: number) => {
       const examples = Object.values<Doc>(parameter.examples ?? {});
       if (parameter.required) expect(examples.length, parameter.name).toBeGreaterThan(0);
       const at = pointer("paths", path, method, "parameters", String(index), "schema");
-      for (const example of examples) expect(validate(at, example.value), parameter.name).toEqual([]);
+      for (const example of examples)
+        expect(validate(at, example.value), parameter.name).toEqual([]);
     });
   });
 });
@@ -59,14 +77,21 @@ describe("links", () => {
     for (const { op } of operations(doc)) {
       for (const link of Object.values<Doc>(op.responses["200"].links ?? {})) {
         const target = byId.get(link.operationId)!;
-        const pathParams = (target.op.parameters ?? []).filter((p: Doc) => p.in === "path").map((p: Doc) => p.name);
-        expect(Object.keys(link.parameters).sort(), `${op.operationId} -> ${link.operationId}`).toEqual(pathParams.sort());
+        const pathParams = (target.op.parameters ?? [])
+          .filter((p: Doc) => p.in === "path")
+          .map((p: Doc) => p.name);
+        expect(
+          Object.keys(link.parameters).sort(),
+          `${op.operationId} -> ${link.operationId}`,
+        ).toEqual(pathParams.sort());
         for (const expression of Object.values<string>(link.parameters)) {
           expect(expression).toMatch(/^\$(response\.body#\/[\w/]+|request\.path\.\w+)$/);
           const match = /^\$response\.body#\/(\w+)/.exec(expression);
           if (match) {
             const schema = op.responses["200"].content["application/json"].schema;
-            const body = schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema;
+            const body = schema.$ref
+              ? doc.components.schemas[schema.$ref.split("/").pop()]
+              : schema;
             expect(Object.keys(body.properties), expression).toContain(match[1]);
           }
         }
@@ -78,7 +103,11 @@ describe("links", () => {
 describe("the example validator itself", () => {
   it("rejects a value that breaks the schema", () => {
     const at = pointer("components", "schemas", "CreateMailboxRequest");
-    expect(validate(at, { name: "A", domain: "example.test", password: "short" }).length).toBeGreaterThanOrEqual(2);
-    expect(validate(at, { name: "alice", domain: "example.test", password: "long enough" })).toEqual([]);
+    expect(
+      validate(at, { name: "A", domain: "example.test", password: "short" }).length,
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      validate(at, { name: "alice", domain: "example.test", password: "long enough" }),
+    ).toEqual([]);
   });
 });

@@ -25,7 +25,10 @@ export function operations(doc: Doc): Operation[] {
 /** Follows a local `$ref` (one level is all the contract uses for schemas). */
 export function deref(doc: Doc, schema: Doc): Doc {
   if (!schema?.$ref) return schema;
-  return schema.$ref.replace(/^#\//, "").split("/").reduce((node: Doc, key: string) => node[key], doc);
+  return schema.$ref
+    .replace(/^#\//, "")
+    .split("/")
+    .reduce((node: Doc, key: string) => node[key], doc);
 }
 
 /** The resolved schema of a query or path parameter. */

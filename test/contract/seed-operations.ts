@@ -61,7 +61,8 @@ export const seedOperations: SeedOperation[] = rows
   });
 
 /** Section 5's scope table: 33 scopes. */
-export const seedScopes = `mail:send mail:read mail:suppressions mail:mailboxes mail:domains mail:templates
+export const seedScopes =
+  `mail:send mail:read mail:suppressions mail:mailboxes mail:domains mail:templates
 notify:send mail:subscriptions protection:verify domains:read mail:migrate cert:issue cert:read cert:acme
 cert:delegate pki:issue pki:read dns:read dns:records webhooks messenger:bots webmail:login brand:read
 project:read billing:read audit:read siteconfig:read secrets:read secrets:write security:read otp:send

@@ -1,7 +1,14 @@
 // Every operation, scope, event and per-request limit of the seed is in the published contract.
 import { describe, expect, it } from "vitest";
 import { seedEvents, seedOperations, seedScopes } from "./seed-operations.ts";
-import { bodyProperty, deref, loadContract, operations, parameterSchema, type Doc } from "./openapi.ts";
+import {
+  bodyProperty,
+  deref,
+  loadContract,
+  operations,
+  parameterSchema,
+  type Doc,
+} from "./openapi.ts";
 
 const doc = loadContract();
 const opById = new Map(operations(doc).map((o) => [o.op.operationId as string, o]));
@@ -29,24 +36,31 @@ describe("operations of the seed", () => {
 
   it("documents 400, 401, 403 and 429 everywhere, 404 where an id is addressed, 422 on sends", () => {
     for (const { path, op } of operations(doc)) {
-      for (const status of ["200", "400", "401", "403", "429"]) expect(op.responses[status], `${op.operationId} ${status}`).toBeDefined();
+      for (const status of ["200", "400", "401", "403", "429"])
+        expect(op.responses[status], `${op.operationId} ${status}`).toBeDefined();
       if (path.includes("{")) expect(op.responses["404"], `${op.operationId} 404`).toBeDefined();
       const isSend = ["sendMail", "sendMailBatch"].includes(op.operationId);
       expect(Boolean(op.responses["422"]), `${op.operationId} 422`).toBe(isSend);
       for (const header of ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"])
-        expect(op.responses["200"].headers[header]?.required, `${op.operationId} ${header}`).toBe(true);
+        expect(op.responses["200"].headers[header]?.required, `${op.operationId} ${header}`).toBe(
+          true,
+        );
       expect(op.responses["429"].headers["Retry-After"].required).toBe(true);
       for (const [status, response] of Object.entries<Doc>(op.responses)) {
         if (Number(status) < 400) continue;
         const schema = deref(doc, response.content["application/json"].schema);
-        expect(schema.required, `${op.operationId} ${status} error body`).toEqual(expect.arrayContaining(["error", "code"]));
+        expect(schema.required, `${op.operationId} ${status} error body`).toEqual(
+          expect.arrayContaining(["error", "code"]),
+        );
       }
     }
   });
 
   it("states the decided error statuses: 409 on cancel, download, idempotent sends; 413 on sends", () => {
-    for (const id of ["cancelMessage", "downloadCertificate", "sendMail", "sendMailBatch"]) expect(opById.get(id)!.op.responses["409"]).toBeDefined();
-    for (const id of ["sendMail", "sendMailBatch"]) expect(opById.get(id)!.op.responses["413"]).toBeDefined();
+    for (const id of ["cancelMessage", "downloadCertificate", "sendMail", "sendMailBatch"])
+      expect(opById.get(id)!.op.responses["409"]).toBeDefined();
+    for (const id of ["sendMail", "sendMailBatch"])
+      expect(opById.get(id)!.op.responses["413"]).toBeDefined();
   });
 });
 
@@ -97,22 +111,59 @@ describe("per-request limits of sections 2 and 8", () => {
     const send = deref(doc, doc.components.schemas.SendRequest);
     expect(send.properties.stream.default).toBe("transactional");
     expect(deref(doc, send.properties.stream).enum).toEqual(["transactional", "marketing"]);
-    expect(Object.keys(doc.components.schemas.Attachment.properties)).toEqual(["filename", "content", "contentType"]);
+    expect(Object.keys(doc.components.schemas.Attachment.properties)).toEqual([
+      "filename",
+      "content",
+      "contentType",
+    ]);
     expect(send.anyOf).toEqual([{ required: ["subject"] }, { required: ["template"] }]);
   });
 
   it("documents the limits a schema cannot hold", () => {
     expect(JSON.stringify(doc.components.schemas.SendRequest)).toContain("15 MB");
-    expect(JSON.stringify(doc.components.schemas.MessageOptions ?? doc.components.schemas.SendRequest)).toContain("90 days");
+    expect(
+      JSON.stringify(doc.components.schemas.MessageOptions ?? doc.components.schemas.SendRequest),
+    ).toContain("90 days");
     expect(doc.components.schemas.DlpFinding.properties.mass.description).toContain("10 or more");
-    expect(doc.components.schemas.LoginLink.properties.expiresIn).toMatchObject({ type: "number", enum: [60] });
+    expect(doc.components.schemas.LoginLink.properties.expiresIn).toMatchObject({
+      type: "number",
+      enum: [60],
+    });
   });
 
   it.each([
     ["MailboxType", ["personal", "shared", "group"]],
     ["MailStream", ["transactional", "marketing"]],
-    ["DlpType", ["card", "track", "iban", "swift", "fin", "passport", "voen", "secret", "confidential", "encrypted"]],
-    ["MessageStatus", ["sent", "delivered", "bounced", "soft_bounced", "complained", "delayed", "scheduled", "suppressed", "failed", "canceled"]],
+    [
+      "DlpType",
+      [
+        "card",
+        "track",
+        "iban",
+        "swift",
+        "fin",
+        "passport",
+        "voen",
+        "secret",
+        "confidential",
+        "encrypted",
+      ],
+    ],
+    [
+      "MessageStatus",
+      [
+        "sent",
+        "delivered",
+        "bounced",
+        "soft_bounced",
+        "complained",
+        "delayed",
+        "scheduled",
+        "suppressed",
+        "failed",
+        "canceled",
+      ],
+    ],
     ["DeliveryStatus", ["pending", "delivered", "failed"]],
     ["CertificateStatus", ["pending", "active", "failed"]],
     ["DnsRecordType", ["A", "AAAA", "TXT", "MX", "CNAME", "NS", "SRV", "CAA"]],

@@ -15,6 +15,8 @@ export function contractValidator(doc: Doc) {
   return (schemaPointer: string, value: unknown): string[] => {
     const validate = ajv.getSchema(`contract${schemaPointer}`);
     if (!validate) throw new Error(`no schema at ${schemaPointer}`);
-    return validate(value) ? [] : validate.errors.map((e: Doc) => `${e.instancePath || "/"} ${e.message}`);
+    return validate(value)
+      ? []
+      : validate.errors.map((e: Doc) => `${e.instancePath || "/"} ${e.message}`);
   };
 }

@@ -14,7 +14,15 @@ export async function startPrism(): Promise<RunningMock> {
   const port = await freePort();
   const prism = spawn(
     process.execPath,
-    [`${root}node_modules/@stoplight/prism-cli/dist/index.js`, "mock", "generated/openapi/openapi.json", "-h", "127.0.0.1", "-p", String(port)],
+    [
+      `${root}node_modules/@stoplight/prism-cli/dist/index.js`,
+      "mock",
+      "generated/openapi/openapi.json",
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(port),
+    ],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
   );
   let log = "";
@@ -32,7 +40,11 @@ export async function startPrism(): Promise<RunningMock> {
   };
 }
 
-async function waitUntilListening(child: ChildProcess, baseUrl: string, log: () => string): Promise<void> {
+async function waitUntilListening(
+  child: ChildProcess,
+  baseUrl: string,
+  log: () => string,
+): Promise<void> {
   for (let attempt = 0; attempt < 600; attempt++) {
     if (child.exitCode !== null) throw new Error(`prism exited: ${log()}`);
     try {
