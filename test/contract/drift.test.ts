@@ -10,7 +10,8 @@ function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .filter((file) => !file.startsWith("docs/"))
+    // docs/ is built on demand and ignored; the README is the folder's only hand-written file.
+    .filter((file) => !file.startsWith("docs/") && file !== "README.md")
     .sort();
 }
 
