@@ -1,0 +1,52 @@
+// The HTTP application: the generated routes with this server's handlers and `authorize`, plus
+// the pages around the API (/openapi.json, /docs, /webmail).
+import fastify, { type FastifyInstance } from "fastify";
+import { registerRoutes } from "../generated/server/register-routes.ts";
+import type { AuthContext } from "./auth/auth-context.ts";
+import { createAuthorize } from "./auth/authorize.ts";
+import { dnsRecordHandlers } from "./dns-records/handlers.ts";
+import { registerDocs } from "./http/docs.ts";
+import { groupHandlers } from "./groups/handlers.ts";
+import { mailboxHandlers } from "./mailboxes/handlers.ts";
+import { mailDomainHandlers } from "./maildomains/handlers.ts";
+import type { Services } from "./services.ts";
+import { registerWebmailPages } from "./webmail/pages.ts";
+import { webmailHandlers } from "./webmail/handlers.ts";
+import { webhookHandlers } from "./webhooks/handlers.ts";
+
+export interface AppOptions {
+  openapi: object;
+  /** Base URL browsers reach this server at; known only after listen when the port is 0. */
+  publicUrl: () => string;
+  logger?: boolean | { level: string };
+}
+
+export async function buildApp(s: Services, options: AppOptions): Promise<FastifyInstance> {
+  const app = fastify({
+    logger: options.logger ?? false,
+    // Attachments of up to 15 MB arrive base64-encoded inside JSON (4/3 larger).
+    bodyLimit: 25 * 1024 * 1024,
+    return503OnClosing: true,
+  });
+  const limits = s.config.limits;
+  const mailboxDeps = { mailboxes: s.mailboxes, mailDomains: s.mailDomains, limits };
+  await registerRoutes<AuthContext>(
+    app,
+    {
+      ...mailboxHandlers(mailboxDeps),
+      ...groupHandlers(mailboxDeps),
+      ...mailDomainHandlers({ mailDomains: s.mailDomains, zones: s.zones, resolver: s.resolver, mailHost: s.config.mailHost, limits }),
+      ...dnsRecordHandlers({ zones: s.zones, limits }),
+      ...webmailHandlers({ mailboxes: s.mailboxes, webmail: s.webmail, publicUrl: options.publicUrl }),
+      ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
+    },
+    { authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }) },
+  );
+  await registerDocs(app, options.openapi);
+  await registerWebmailPages(app, {
+    webmail: s.webmail,
+    messages: s.messages,
+    secureCookies: () => options.publicUrl().startsWith("https:"),
+  });
+  return app;
+}

@@ -1,0 +1,59 @@
+// The `authorize` hook of the generated routes: key -> rate limit -> quotas -> scope. The key is
+// counted before the scope check, so a key cannot probe scopes for free, and every keyed answer
+// (403 included) carries the RateLimit headers.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "../../generated/server/errors.ts";
+import { hashApiKey, parseBearer } from "./api-key.ts";
+import type { AuthContext } from "./auth-context.ts";
+import type { KeyRepository, QuotaCounter } from "./key-repository.ts";
+import type { FixedWindowRateLimiter } from "./rate-limiter.ts";
+
+export interface AuthorizeDeps {
+  keys: KeyRepository;
+  limiter: FixedWindowRateLimiter;
+  now?: () => Date;
+}
+
+export function createAuthorize(deps: AuthorizeDeps) {
+  const now = deps.now ?? (() => new Date());
+  return async ({ request, reply, scope }: { request: FastifyRequest; reply: FastifyReply; scope: string | null }): Promise<AuthContext> => {
+    const parsed = parseBearer(request.headers.authorization);
+    if ("problem" in parsed) throw new ApiError(401, "unauthorized", parsed.problem);
+    const key = await deps.keys.findByHash(hashApiKey(parsed.key));
+    if (!key || key.revokedAt) throw new ApiError(401, "unauthorized", key ? "this API key has been revoked" : "unknown API key");
+
+    const rate = deps.limiter.hit(key.id, key.rateLimit);
+    reply.header("RateLimit-Limit", rate.limit);
+    reply.header("RateLimit-Remaining", rate.remaining);
+    reply.header("RateLimit-Reset", rate.resetSeconds);
+    if (!rate.allowed) {
+      throw new ApiError(429, "rate_limited", `rate limit of ${rate.limit} requests per minute exceeded`, {
+        headers: { "Retry-After": rate.resetSeconds },
+      });
+    }
+
+    const t = now();
+    const counters: QuotaCounter[] = [];
+    if (key.dailyQuota !== null) counters.push({ period: `d:${t.toISOString().slice(0, 10)}`, limit: key.dailyQuota });
+    if (key.monthlyQuota !== null) counters.push({ period: `m:${t.toISOString().slice(0, 7)}`, limit: key.monthlyQuota });
+    const exhausted = await deps.keys.consumeQuota(key.id, counters);
+    if (exhausted) {
+      const daily = exhausted.period.startsWith("d:");
+      throw new ApiError(429, "quota_exceeded", `${daily ? "daily" : "monthly"} quota of ${exhausted.limit} requests exhausted`, {
+        headers: { "Retry-After": secondsUntilPeriodEnd(t, daily) },
+      });
+    }
+
+    if (scope && !key.scopes.includes(scope)) {
+      throw new ApiError(403, "forbidden", `this key lacks the scope ${scope}`);
+    }
+    return { projectId: key.projectId, keyId: key.id, scopes: key.scopes };
+  };
+}
+
+function secondsUntilPeriodEnd(t: Date, daily: boolean): number {
+  const end = daily
+    ? Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() + 1)
+    : Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1);
+  return Math.max(1, Math.ceil((end - t.getTime()) / 1000));
+}

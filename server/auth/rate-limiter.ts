@@ -1,0 +1,40 @@
+// Per-key fixed 60-second windows, each starting at the key's first request after the previous
+// window ended (docs/decisions.md L1). The check and the increment happen in one synchronous
+// step, so under any concurrency within this process no more than the limit is admitted.
+
+export const WINDOW_MS = 60_000;
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window ends, at least 1. */
+  resetSeconds: number;
+}
+
+export class FixedWindowRateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
+
+  hit(key: string, limit: number): RateDecision {
+    const now = this.now();
+    let w = this.windows.get(key);
+    if (!w || now >= w.start + WINDOW_MS) {
+      w = { start: now, count: 0 };
+      this.windows.set(key, w);
+      if (this.windows.size > 100_000) this.prune(now);
+    }
+    const resetSeconds = Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000));
+    if (w.count >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };
+    w.count++;
+    return { allowed: true, limit, remaining: limit - w.count, resetSeconds };
+  }
+
+  private prune(now: number): void {
+    for (const [k, w] of this.windows) if (now >= w.start + WINDOW_MS) this.windows.delete(k);
+  }
+}

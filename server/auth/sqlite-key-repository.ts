@@ -1,0 +1,83 @@
+import type { DatabaseSync } from "node:sqlite";
+import { transaction } from "../db/database.ts";
+import { newId, nowIso } from "../ids.ts";
+import type { ApiKeyRecord, KeyRepository, NewApiKey, QuotaCounter } from "./key-repository.ts";
+
+interface Row {
+  id: string;
+  project_id: string;
+  name: string;
+  hint: string;
+  scopes: string;
+  rate_limit: number;
+  daily_quota: number | null;
+  monthly_quota: number | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const toKey = (r: Row): ApiKeyRecord => ({
+  id: r.id,
+  projectId: r.project_id,
+  name: r.name,
+  hint: r.hint,
+  scopes: JSON.parse(r.scopes),
+  rateLimit: r.rate_limit,
+  dailyQuota: r.daily_quota,
+  monthlyQuota: r.monthly_quota,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+export class SqliteKeyRepository implements KeyRepository {
+  private readonly db: DatabaseSync;
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  async create(k: NewApiKey): Promise<ApiKeyRecord> {
+    const id = newId("key");
+    this.db
+      .prepare(
+        `INSERT INTO api_keys (id, project_id, name, hint, hash, scopes, rate_limit, daily_quota, monthly_quota, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(id, k.projectId, k.name, k.hint, k.hash, JSON.stringify(k.scopes), k.rateLimit, k.dailyQuota, k.monthlyQuota, nowIso());
+    return toKey(this.db.prepare("SELECT * FROM api_keys WHERE id = ?").get(id) as unknown as Row);
+  }
+
+  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.db.prepare("SELECT * FROM api_keys WHERE hash = ?").get(hash) as Row | undefined;
+    return row && toKey(row);
+  }
+
+  async list(projectId?: string): Promise<ApiKeyRecord[]> {
+    const rows = projectId
+      ? this.db.prepare("SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id").all(projectId)
+      : this.db.prepare("SELECT * FROM api_keys ORDER BY created_at, id").all();
+    return (rows as unknown as Row[]).map(toKey);
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const r = this.db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(nowIso(), id);
+    return Number(r.changes) > 0;
+  }
+
+  async consumeQuota(keyId: string, counters: QuotaCounter[]): Promise<QuotaCounter | null> {
+    if (counters.length === 0) return null;
+    // One IMMEDIATE transaction: other processes on the same file cannot interleave between
+    // the check and the increment, so a quota is never overshot.
+    return transaction(this.db, () => {
+      const read = this.db.prepare("SELECT count FROM key_usage WHERE key_id = ? AND period = ?");
+      for (const c of counters) {
+        const row = read.get(keyId, c.period) as { count: number } | undefined;
+        if ((row?.count ?? 0) >= c.limit) return c;
+      }
+      const bump = this.db.prepare(
+        "INSERT INTO key_usage (key_id, period, count) VALUES (?, ?, 1) ON CONFLICT (key_id, period) DO UPDATE SET count = count + 1",
+      );
+      for (const c of counters) bump.run(keyId, c.period);
+      return null;
+    });
+  }
+}

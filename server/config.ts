@@ -1,0 +1,87 @@
+// Configuration: defaults, then a JSON config file, then environment variables (highest).
+// The file is PLATFORM_CONFIG, else ./platform.config.json when present.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** Base URL clients use, for links such as webmail login links. */
+  publicUrl: string;
+  dataDir: string;
+  dns: { enabled: boolean; host: string; port: number };
+  /** Resolver used to check mail-domain records; defaults to our own DNS server. */
+  resolver: { host: string; port: number };
+  /** Host names mail domains point their MX and SPF at. */
+  mailHost: string;
+  /** Name servers announced in NS and SOA of hosted zones. */
+  nameServers: string[];
+  /** Development only: allow http:// webhook URLs to loopback addresses. */
+  allowHttpLoopbackWebhooks: boolean;
+  /** Create the demo project and key on the first start. */
+  demo: boolean;
+  logLevel: string;
+  /** Per-project caps (docs/decisions.md L3); reaching one is 409 limit_reached. */
+  limits: Limits;
+}
+
+export interface Limits {
+  webhooks: number;
+  mailboxes: number;
+  groups: number;
+  membersPerGroup: number;
+  recordsPerZone: number;
+  mailDomains: number;
+}
+
+export const defaults: ServerConfig = {
+  host: "127.0.0.1",
+  port: 8080,
+  publicUrl: "",
+  dataDir: "./data",
+  dns: { enabled: true, host: "127.0.0.1", port: 5353 },
+  resolver: { host: "", port: 0 },
+  mailHost: "mx.platform.test",
+  nameServers: ["ns1.platform.test", "ns2.platform.test"],
+  allowHttpLoopbackWebhooks: false,
+  demo: true,
+  logLevel: "info",
+  limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100 },
+};
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
+  const file = env.PLATFORM_CONFIG ?? (existsSync(path.join(cwd, "platform.config.json")) ? "platform.config.json" : undefined);
+  const fromFile = file ? (JSON.parse(readFileSync(path.resolve(cwd, file), "utf8")) as Partial<ServerConfig>) : {};
+  const c: ServerConfig = {
+    ...defaults,
+    ...fromFile,
+    dns: { ...defaults.dns, ...fromFile.dns },
+    resolver: { ...defaults.resolver, ...fromFile.resolver },
+    limits: { ...defaults.limits, ...fromFile.limits },
+  };
+  if (env.HOST) c.host = env.HOST;
+  if (env.PORT) c.port = intOf("PORT", env.PORT);
+  if (env.PUBLIC_URL) c.publicUrl = env.PUBLIC_URL;
+  if (env.DATA_DIR) c.dataDir = env.DATA_DIR;
+  if (env.DNS_HOST) c.dns.host = env.DNS_HOST;
+  if (env.DNS_PORT) c.dns.port = intOf("DNS_PORT", env.DNS_PORT);
+  if (env.DNS_ENABLED) c.dns.enabled = env.DNS_ENABLED !== "0" && env.DNS_ENABLED !== "false";
+  if (env.RESOLVER) {
+    const [host, port] = env.RESOLVER.split(/:(?=\d+$)/);
+    c.resolver = { host, port: port ? intOf("RESOLVER", port) : 53 };
+  }
+  if (env.MAIL_HOST) c.mailHost = env.MAIL_HOST;
+  if (env.ALLOW_HTTP_LOOPBACK_WEBHOOKS) c.allowHttpLoopbackWebhooks = env.ALLOW_HTTP_LOOPBACK_WEBHOOKS === "1" || env.ALLOW_HTTP_LOOPBACK_WEBHOOKS === "true";
+  if (env.DEMO) c.demo = env.DEMO !== "0" && env.DEMO !== "false";
+  if (env.LOG_LEVEL) c.logLevel = env.LOG_LEVEL;
+  c.dataDir = path.resolve(cwd, c.dataDir);
+  return c;
+}
+
+function intOf(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got ${value}`);
+  return n;
+}

@@ -1,0 +1,20 @@
+// Shorthands for the decided error answers (docs/decisions.md, "Errors"). Another project's
+// resource answers exactly like a missing one, so existence never leaks.
+import { ApiError } from "../../generated/server/errors.ts";
+
+export function notFound(what: string): ApiError {
+  return new ApiError(404, "not_found", `${what} not found`);
+}
+
+export function conflict(message: string): ApiError {
+  return new ApiError(409, "conflict", message);
+}
+
+export function limitReached(what: string, cap: number): ApiError {
+  return new ApiError(409, "limit_reached", `the project already has the maximum of ${cap} ${what}`);
+}
+
+/** A rule the schema cannot express, reported like a schema violation (400 with details). */
+export function invalid(path: string, message: string): ApiError {
+  return new ApiError(400, "invalid_request", `invalid request: ${path} ${message}`, { details: [{ path, message }] });
+}

@@ -1,0 +1,62 @@
+// Mailboxes: create on a mail domain of the project, list (with groups), delete, shared on/off.
+import type { MailboxesHandlers } from "../../generated/server/handlers.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
+import type { Limits } from "../config.ts";
+import { conflict, invalid, limitReached, notFound } from "../http/errors.ts";
+import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
+import type { MailboxRecord, MailboxRepository } from "./mailbox-repository.ts";
+import { hashPassword } from "./password.ts";
+
+export interface MailboxDeps {
+  mailboxes: MailboxRepository;
+  mailDomains: MailDomainRepository;
+  limits: Limits;
+}
+
+export function mailboxType(m: MailboxRecord): "personal" | "shared" | "group" {
+  if (m.kind === "group") return "group";
+  return m.shared ? "shared" : "personal";
+}
+
+export function mailboxHandlers(deps: MailboxDeps): MailboxesHandlers<AuthContext> {
+  return {
+    async createMailbox({ body, auth }) {
+      const domain = await deps.mailDomains.getByName(auth.projectId, body.domain);
+      if (!domain) throw invalid("body.domain", "is not a mail domain of this project");
+      if ((await deps.mailboxes.list(auth.projectId, "mailbox")).length >= deps.limits.mailboxes) {
+        throw limitReached("mailboxes", deps.limits.mailboxes);
+      }
+      const created = await deps.mailboxes.create({
+        projectId: auth.projectId,
+        domainId: domain.id,
+        kind: "mailbox",
+        email: `${body.name}@${domain.name}`,
+        passwordHash: await hashPassword(body.password),
+        description: body.description ?? null,
+      });
+      if (!created) throw conflict(`the address ${body.name}@${domain.name} is already taken`);
+      return { email: created.email, id: created.id };
+    },
+
+    async listMailboxes({ auth }) {
+      const all = await deps.mailboxes.list(auth.projectId);
+      return {
+        mailboxes: all.map((m) =>
+          m.kind === "group"
+            ? { id: m.id, email: m.email, type: "group" as const, membersCount: m.membersCount }
+            : { id: m.id, email: m.email, type: mailboxType(m), usedBytes: m.usedBytes },
+        ),
+      };
+    },
+
+    async deleteMailbox({ params, auth }) {
+      if (!(await deps.mailboxes.delete(auth.projectId, params.id, "mailbox"))) throw notFound(`mailbox ${params.id}`);
+      return { deleted: true };
+    },
+
+    async setMailboxShared({ params, body, auth }) {
+      if (!(await deps.mailboxes.setShared(auth.projectId, params.id, body.shared))) throw notFound(`mailbox ${params.id}`);
+      return { id: params.id, shared: body.shared };
+    },
+  };
+}

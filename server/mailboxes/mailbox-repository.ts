@@ -1,0 +1,41 @@
+// The storage boundary of mailboxes and groups. They share one address space (an address is
+// either a mailbox or a group), so one repository owns both; every method is scoped to a project.
+
+export type MailboxKind = "mailbox" | "group";
+
+export interface MailboxRecord {
+  id: string;
+  projectId: string;
+  domainId: string;
+  kind: MailboxKind;
+  email: string;
+  description: string | null;
+  shared: boolean;
+  usedBytes: number;
+  membersCount: number;
+  createdAt: string;
+}
+
+export interface NewMailbox {
+  projectId: string;
+  domainId: string;
+  kind: MailboxKind;
+  email: string;
+  passwordHash: string | null;
+  description: string | null;
+}
+
+export interface MailboxRepository {
+  /** Undefined when the address is taken (by a mailbox or a group of any project). */
+  create(m: NewMailbox): Promise<MailboxRecord | undefined>;
+  list(projectId: string, kind?: MailboxKind): Promise<MailboxRecord[]>;
+  get(projectId: string, id: string, kind: MailboxKind): Promise<MailboxRecord | undefined>;
+  findByEmail(projectId: string, email: string, kind: MailboxKind): Promise<MailboxRecord | undefined>;
+  /** Only within the project; false when there is no such entry. */
+  delete(projectId: string, id: string, kind: MailboxKind): Promise<boolean>;
+  setShared(projectId: string, id: string, shared: boolean): Promise<boolean>;
+  listMembers(groupId: string): Promise<MailboxRecord[]>;
+  /** False when the mailbox is already a member. */
+  addMember(groupId: string, mailboxId: string): Promise<boolean>;
+  removeMember(groupId: string, mailboxId: string): Promise<boolean>;
+}

@@ -1,0 +1,26 @@
+// Publishes a mail domain's records into the project's zone when that zone is hosted here.
+// Records already present are left alone, so connecting again never duplicates them.
+import type { DnsRecordRepository } from "../dns/zone-repository.ts";
+import { validateRecord } from "../dns/validate-record.ts";
+import type { RequiredRecord } from "./required-records.ts";
+
+export async function publishRecords(
+  zones: DnsRecordRepository,
+  projectId: string,
+  domain: string,
+  records: RequiredRecord[],
+): Promise<number> {
+  const zone = await zones.findZoneForName(domain);
+  if (!zone || zone.projectId !== projectId) return 0;
+  let created = 0;
+  for (const r of records) {
+    const name = zone.name === domain ? r.relativeName : r.relativeName === "@" ? domain.slice(0, -zone.name.length - 1) : `${r.relativeName}.${domain.slice(0, -zone.name.length - 1)}`;
+    const checked = validateRecord({ type: r.type, name, data: r.data, priority: r.priority, ttl: r.ttl }, zone.name);
+    if (!checked.ok) throw new Error(`generated record ${r.type} ${r.name} is invalid: ${JSON.stringify(checked.errors)}`);
+    const existing = await zones.findRecords(zone.name, checked.record.name, checked.record.type);
+    if (existing.some((e) => e.data === checked.record.data && e.priority === checked.record.priority)) continue;
+    await zones.insertRecord(zone.name, checked.record);
+    created++;
+  }
+  return created;
+}

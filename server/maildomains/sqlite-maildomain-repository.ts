@@ -1,0 +1,54 @@
+import type { DatabaseSync } from "node:sqlite";
+import { newId, nowIso } from "../ids.ts";
+import type { MailDomainRecord, MailDomainRepository, NewMailDomain } from "./maildomain-repository.ts";
+
+interface Row {
+  id: string;
+  project_id: string;
+  name: string;
+  dkim_selector: string;
+  dkim_private_key: string;
+  dkim_public_key: string;
+  verification_token: string;
+  created_at: string;
+}
+
+const toRecord = (r: Row): MailDomainRecord => ({
+  id: r.id,
+  projectId: r.project_id,
+  name: r.name,
+  dkimSelector: r.dkim_selector,
+  dkimPrivateKey: r.dkim_private_key,
+  dkimPublicKey: r.dkim_public_key,
+  verificationToken: r.verification_token,
+  createdAt: r.created_at,
+});
+
+export class SqliteMailDomainRepository implements MailDomainRepository {
+  private readonly db: DatabaseSync;
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  async create(d: NewMailDomain): Promise<MailDomainRecord | undefined> {
+    const id = newId("dom");
+    const r = this.db
+      .prepare(
+        `INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key, dkim_public_key, verification_token, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+      )
+      .run(id, d.projectId, d.name, d.dkimSelector, d.dkimPrivateKey, d.dkimPublicKey, d.verificationToken, nowIso());
+    if (Number(r.changes) === 0) return undefined;
+    return this.getByName(d.projectId, d.name);
+  }
+
+  async list(projectId: string): Promise<MailDomainRecord[]> {
+    const rows = this.db.prepare("SELECT * FROM mail_domains WHERE project_id = ? ORDER BY name").all(projectId);
+    return (rows as unknown as Row[]).map(toRecord);
+  }
+
+  async getByName(projectId: string, name: string): Promise<MailDomainRecord | undefined> {
+    const row = this.db.prepare("SELECT * FROM mail_domains WHERE project_id = ? AND name = ?").get(projectId, name.toLowerCase());
+    return row ? toRecord(row as unknown as Row) : undefined;
+  }
+}

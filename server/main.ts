@@ -1,0 +1,37 @@
+// `npm start`: the embedded default (HTTP 127.0.0.1:8080, DNS 127.0.0.1:5353, data in ./data).
+import { scopeCatalogue } from "./auth/scopes.ts";
+import { loadConfig } from "./config.ts";
+import { seedDemo } from "./demo/seed-demo.ts";
+import { startPlatform } from "./platform.ts";
+
+const config = loadConfig();
+const platform = await startPlatform(config, { logger: true });
+const base = config.publicUrl || platform.url;
+
+if (config.demo) {
+  const demo = await seedDemo(platform.services, scopeCatalogue(platform.openapi));
+  if (demo) {
+    const dnsPort = platform.dns?.udpPort ?? config.dns.port;
+    console.log(`
+First start: created a demo project with the zone ${demo.zone} and the mail domain ${demo.mailDomain}.
+API key with every scope (shown only now, store it):
+
+  ${demo.key}
+
+Try:
+  curl -s -H "Authorization: Bearer ${demo.key}" -H "content-type: application/json" \\
+    -d '{"name":"alice","domain":"${demo.mailDomain}","password":"correct horse"}' ${base}/v1/mailboxes
+  curl -s -H "Authorization: Bearer ${demo.key}" -H "content-type: application/json" \\
+    -d '{"type":"A","name":"www","data":"192.0.2.10"}' ${base}/v1/dns/${demo.zone}/records
+  dig @${config.dns.host} -p ${dnsPort} www.${demo.zone} A
+`);
+  }
+}
+console.log(`HTTP ${base}  (docs ${base}/docs, contract ${base}/openapi.json, webmail ${base}/webmail)`);
+if (platform.dns) console.log(`DNS  ${config.dns.host}:${platform.dns.udpPort} (UDP and TCP)`);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void platform.close().then(() => process.exit(0));
+  });
+}

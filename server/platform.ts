@@ -1,0 +1,53 @@
+// Starts the whole embedded platform: database, DNS server, HTTP server. Used by `npm start`
+// and by the tests, so tests run the same wiring as production, on ports chosen by the kernel.
+import type { FastifyInstance } from "fastify";
+import type { DatabaseSync } from "node:sqlite";
+import { buildApp } from "./app.ts";
+import { loadContract } from "./auth/scopes.ts";
+import type { ServerConfig } from "./config.ts";
+import { openDatabase } from "./db/database.ts";
+import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
+import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
+import { loadServerKey } from "./secrets/server-key.ts";
+import { createServices, type Services } from "./services.ts";
+
+export interface Platform {
+  app: FastifyInstance;
+  services: Services;
+  db: DatabaseSync;
+  dns: DnsServer | undefined;
+  url: string;
+  openapi: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+export async function startPlatform(config: ServerConfig, options: { logger?: boolean } = {}): Promise<Platform> {
+  const db = openDatabase(config.dataDir);
+  const openapi = loadContract();
+  const dns = config.dns.enabled
+    ? await startDnsServer({
+        host: config.dns.host,
+        port: config.dns.port,
+        repository: new SqliteDnsRecordRepository(db),
+        nameservers: () => config.nameServers,
+        hostmaster: (zone) => `hostmaster.${zone}`,
+      })
+    : undefined;
+  const services = createServices(config, db, loadServerKey(config.dataDir), dns?.udpPort ?? config.dns.port);
+  let url = "";
+  const app = await buildApp(services, {
+    openapi,
+    publicUrl: () => config.publicUrl || url,
+    logger: options.logger ? { level: config.logLevel } : false,
+  });
+  const address = await app.listen({ host: config.host, port: config.port });
+  url = address.replace("[::1]", "127.0.0.1");
+  return {
+    app, services, db, dns, url, openapi,
+    async close() {
+      await app.close();
+      await dns?.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+// AES-256-GCM for secrets at rest: `v1.<iv>.<tag>.<ciphertext>` in base64url. The version prefix
+// leaves room for key rotation.
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+
+export class SecretBox {
+  private readonly key: Buffer;
+  constructor(key: Buffer) {
+    this.key = key;
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+    return ["v1", iv, cipher.getAuthTag(), data].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+  }
+
+  open(sealed: string): string {
+    const [version, iv, tag, data] = sealed.split(".");
+    if (version !== "v1") throw new Error(`unknown secret format ${version}`);
+    const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64url"));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  }
+}

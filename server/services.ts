@@ -1,0 +1,57 @@
+// Wires the embedded default: every repository on the one SQLite file. A PostgreSQL deployment
+// would provide the same interfaces here and leave handlers untouched.
+import type { DatabaseSync } from "node:sqlite";
+import { FixedWindowRateLimiter } from "./auth/rate-limiter.ts";
+import type { KeyRepository } from "./auth/key-repository.ts";
+import { SqliteKeyRepository } from "./auth/sqlite-key-repository.ts";
+import type { ServerConfig } from "./config.ts";
+import { createResolver, type DnsResolver } from "./dns/resolver.ts";
+import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
+import type { DnsRecordRepository } from "./dns/zone-repository.ts";
+import type { MailboxRepository } from "./mailboxes/mailbox-repository.ts";
+import { SqliteMailboxRepository } from "./mailboxes/sqlite-mailbox-repository.ts";
+import type { MailDomainRepository } from "./maildomains/maildomain-repository.ts";
+import { SqliteMailDomainRepository } from "./maildomains/sqlite-maildomain-repository.ts";
+import type { ProjectRepository } from "./projects/project-repository.ts";
+import { SqliteProjectRepository } from "./projects/sqlite-project-repository.ts";
+import { SecretBox } from "./secrets/secret-box.ts";
+import { emptyMessageStore, type MessageStore } from "./webmail/message-store.ts";
+import { SqliteWebmailRepository } from "./webmail/sqlite-webmail-repository.ts";
+import type { WebmailRepository } from "./webmail/webmail-repository.ts";
+import { SqliteWebhookRepository } from "./webhooks/sqlite-webhook-repository.ts";
+import type { WebhookRepository } from "./webhooks/webhook-repository.ts";
+
+export interface Services {
+  config: ServerConfig;
+  projects: ProjectRepository;
+  keys: KeyRepository;
+  limiter: FixedWindowRateLimiter;
+  zones: DnsRecordRepository;
+  mailDomains: MailDomainRepository;
+  mailboxes: MailboxRepository;
+  webmail: WebmailRepository;
+  messages: MessageStore;
+  webhooks: WebhookRepository;
+  secrets: SecretBox;
+  resolver: DnsResolver;
+}
+
+/** `dnsPort` is where our own DNS server listens, the default resolver for readiness checks. */
+export function createServices(config: ServerConfig, db: DatabaseSync, serverKey: Buffer, dnsPort: number): Services {
+  const resolverAt = config.resolver.host ? config.resolver : { host: config.dns.host, port: dnsPort };
+  return {
+    config,
+    projects: new SqliteProjectRepository(db),
+    keys: new SqliteKeyRepository(db),
+    limiter: new FixedWindowRateLimiter(),
+    zones: new SqliteDnsRecordRepository(db),
+    mailDomains: new SqliteMailDomainRepository(db),
+    mailboxes: new SqliteMailboxRepository(db),
+    webmail: new SqliteWebmailRepository(db),
+    messages: emptyMessageStore,
+    webhooks: new SqliteWebhookRepository(db),
+    secrets: new SecretBox(serverKey),
+    // Short timeouts: a readiness check must not hold an API call for the resolver's defaults.
+    resolver: createResolver({ servers: [`${resolverAt.host}:${resolverAt.port}`], timeoutMs: 1000, tries: 2 }),
+  };
+}

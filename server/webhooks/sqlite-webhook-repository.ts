@@ -1,0 +1,78 @@
+import type { DatabaseSync } from "node:sqlite";
+import { newId, nowIso } from "../ids.ts";
+import type { DeliveryRecord, WebhookRecord, WebhookRepository } from "./webhook-repository.ts";
+
+interface HookRow {
+  id: string;
+  project_id: string;
+  url: string;
+  events: string;
+  secret_enc: string;
+  active: number;
+  created_at: string;
+}
+
+interface DeliveryRow {
+  id: number;
+  webhook_id: string;
+  event: string;
+  status: DeliveryRecord["status"];
+  http_code: number;
+  attempts: number;
+  payload: string;
+  created_at: string;
+  next_attempt_at: string | null;
+}
+
+const toHook = (r: HookRow): WebhookRecord => ({
+  id: r.id, projectId: r.project_id, url: r.url, events: JSON.parse(r.events), secretSealed: r.secret_enc, active: r.active === 1, createdAt: r.created_at,
+});
+
+const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
+  id: r.id, webhookId: r.webhook_id, event: r.event, status: r.status, httpCode: r.http_code, attempts: r.attempts,
+  payload: r.payload, createdAt: r.created_at, nextAttemptAt: r.next_attempt_at,
+});
+
+export class SqliteWebhookRepository implements WebhookRepository {
+  private readonly db: DatabaseSync;
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  async create(w: Omit<WebhookRecord, "id" | "createdAt" | "active">): Promise<WebhookRecord> {
+    const id = newId("whk");
+    this.db
+      .prepare("INSERT INTO webhooks (id, project_id, url, events, secret_enc, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(id, w.projectId, w.url, JSON.stringify(w.events), w.secretSealed, nowIso());
+    return (await this.get(w.projectId, id))!;
+  }
+
+  async list(projectId: string): Promise<WebhookRecord[]> {
+    return (this.db.prepare("SELECT * FROM webhooks WHERE project_id = ? ORDER BY created_at, id").all(projectId) as unknown as HookRow[]).map(toHook);
+  }
+
+  async get(projectId: string, id: string): Promise<WebhookRecord | undefined> {
+    const row = this.db.prepare("SELECT * FROM webhooks WHERE project_id = ? AND id = ?").get(projectId, id);
+    return row ? toHook(row as unknown as HookRow) : undefined;
+  }
+
+  async delete(projectId: string, id: string): Promise<boolean> {
+    return Number(this.db.prepare("DELETE FROM webhooks WHERE project_id = ? AND id = ?").run(projectId, id).changes) > 0;
+  }
+
+  async listDeliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
+    const rows = this.db.prepare("SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?").all(webhookId, limit);
+    return (rows as unknown as DeliveryRow[]).map(toDelivery);
+  }
+
+  async getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined> {
+    const row = this.db.prepare("SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND id = ?").get(webhookId, id);
+    return row ? toDelivery(row as unknown as DeliveryRow) : undefined;
+  }
+
+  async recordAttempt(id: number, status: DeliveryRecord["status"], httpCode: number): Promise<void> {
+    this.db
+      .prepare("UPDATE webhook_deliveries SET status = ?, http_code = ?, attempts = attempts + 1, next_attempt_at = NULL WHERE id = ?")
+      .run(status, httpCode, id);
+  }
+}

@@ -1,0 +1,34 @@
+// The storage boundary of webhook subscriptions and their delivery log.
+
+export interface WebhookRecord {
+  id: string;
+  projectId: string;
+  url: string;
+  events: string[];
+  /** The `whsec_` secret, sealed with the server key (SecretBox). */
+  secretSealed: string;
+  active: boolean;
+  createdAt: string;
+}
+
+export interface DeliveryRecord {
+  id: number;
+  webhookId: string;
+  event: string;
+  status: "pending" | "delivered" | "failed";
+  httpCode: number;
+  attempts: number;
+  payload: string;
+  createdAt: string;
+  nextAttemptAt: string | null;
+}
+
+export interface WebhookRepository {
+  create(w: Omit<WebhookRecord, "id" | "createdAt" | "active">): Promise<WebhookRecord>;
+  list(projectId: string): Promise<WebhookRecord[]>;
+  get(projectId: string, id: string): Promise<WebhookRecord | undefined>;
+  delete(projectId: string, id: string): Promise<boolean>;
+  listDeliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
+  getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined>;
+  recordAttempt(id: number, status: DeliveryRecord["status"], httpCode: number): Promise<void>;
+}

@@ -1,0 +1,26 @@
+// POST /v1/webmail/login-link: a single-use link, valid 60 seconds, into a mailbox of the project.
+import type { WebmailHandlers } from "../../generated/server/handlers.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
+import { invalid } from "../http/errors.ts";
+import type { MailboxRepository } from "../mailboxes/mailbox-repository.ts";
+import { LINK_TTL_SECONDS, newToken } from "./tokens.ts";
+import type { WebmailRepository } from "./webmail-repository.ts";
+
+export interface WebmailDeps {
+  mailboxes: MailboxRepository;
+  webmail: WebmailRepository;
+  /** Base URL the browser reaches this server at. */
+  publicUrl: () => string;
+}
+
+export function webmailHandlers(deps: WebmailDeps): WebmailHandlers<AuthContext> {
+  return {
+    async createWebmailLoginLink({ body, auth }) {
+      const mailbox = await deps.mailboxes.findByEmail(auth.projectId, body.mailbox, "mailbox");
+      if (!mailbox) throw invalid("body.mailbox", "is not a mailbox of this project");
+      const { token, hash } = newToken("wl");
+      await deps.webmail.createLink(hash, mailbox.id, Date.now() + LINK_TTL_SECONDS * 1000);
+      return { url: `${deps.publicUrl()}/webmail/login?token=${token}`, email: mailbox.email, expiresIn: LINK_TTL_SECONDS };
+    },
+  };
+}

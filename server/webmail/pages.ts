@@ -1,0 +1,91 @@
+// The /webmail pages: redeeming a login link, the signed-in mailbox's message list and a message,
+// and logout. The session lives in an HttpOnly, SameSite=Lax cookie: Lax still lets a link opened
+// from the project's application (a top-level navigation) sign in, while cross-site POSTs carry no
+// cookie. Being HttpOnly, no script can read it.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { escapeHtml, page } from "./html.ts";
+import type { MessageStore } from "./message-store.ts";
+import { SESSION_COOKIE, SESSION_TTL_MS, hashToken, newToken } from "./tokens.ts";
+import type { WebmailRepository } from "./webmail-repository.ts";
+
+export interface WebmailPagesDeps {
+  webmail: WebmailRepository;
+  messages: MessageStore;
+  /** Adds `Secure` to the cookie when the public URL is https. */
+  secureCookies: () => boolean;
+}
+
+function readCookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return undefined;
+}
+
+function html(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+  return reply
+    .code(status)
+    .header("content-type", "text/html; charset=utf-8")
+    .header("cache-control", "no-store")
+    .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors *")
+    .send(page(title, body));
+}
+
+export async function registerWebmailPages(root: FastifyInstance, deps: WebmailPagesDeps): Promise<void> {
+  await root.register(async (app) => webmailRoutes(app, deps));
+}
+
+async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Promise<void> {
+  // The logout form posts urlencoded; accepted only in this encapsulated scope, so the API keeps
+  // answering 415 to anything but JSON.
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => done(null, body));
+  const cookie = (value: string, maxAgeSeconds: number) =>
+    `${SESSION_COOKIE}=${value}; Path=/webmail; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${deps.secureCookies() ? "; Secure" : ""}`;
+
+  async function session(request: FastifyRequest) {
+    const id = readCookie(request, SESSION_COOKIE);
+    return id ? deps.webmail.getSession(hashToken(id), Date.now()) : undefined;
+  }
+
+  app.get("/webmail/login", async (request, reply) => {
+    const token = (request.query as { token?: string }).token;
+    const mailboxId = typeof token === "string" ? await deps.webmail.redeemLink(hashToken(token), Date.now()) : undefined;
+    if (!mailboxId) {
+      return html(reply, 403, "Link expired", `<main><h1>This sign-in link is no longer valid</h1><p>Links work once and for 60 seconds. Ask for a new one.</p></main>`);
+    }
+    const { token: sessionId, hash } = newToken("ws");
+    await deps.webmail.createSession(hash, mailboxId, Date.now() + SESSION_TTL_MS);
+    return reply.code(303).header("set-cookie", cookie(sessionId, SESSION_TTL_MS / 1000)).header("location", "/webmail").send();
+  });
+
+  app.get("/webmail", async (request, reply) => {
+    const s = await session(request);
+    if (!s) return html(reply, 401, "Webmail", `<main><h1>Not signed in</h1><p>Open a sign-in link from your application.</p></main>`);
+    const list = await deps.messages.list(s.mailboxId, 50);
+    const rows = list.length
+      ? `<table><thead><tr><th>From</th><th>Subject</th><th>Received</th></tr></thead><tbody>${list
+          .map((m) => `<tr><td>${escapeHtml(m.from)}</td><td><a href="/webmail/messages/${encodeURIComponent(m.id)}">${escapeHtml(m.subject)}</a></td><td>${escapeHtml(m.receivedAt)}</td></tr>`)
+          .join("")}</tbody></table>`
+      : `<p id="empty">No messages yet.</p>`;
+    return html(reply, 200, `Inbox - ${s.email}`, `${header(s.email)}<main><h1>Inbox</h1>${rows}</main>`);
+  });
+
+  app.get("/webmail/messages/:id", async (request, reply) => {
+    const s = await session(request);
+    if (!s) return html(reply, 401, "Webmail", `<main><h1>Not signed in</h1></main>`);
+    const m = await deps.messages.get(s.mailboxId, (request.params as { id: string }).id);
+    if (!m) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such message</h1><p><a href="/webmail">Back to the inbox</a></p></main>`);
+    return html(reply, 200, m.subject, `${header(s.email)}<main><h1>${escapeHtml(m.subject)}</h1><p>From ${escapeHtml(m.from)} to ${escapeHtml(m.to.join(", "))}</p><pre>${escapeHtml(m.text)}</pre></main>`);
+  });
+
+  app.post("/webmail/logout", async (request, reply) => {
+    const id = readCookie(request, SESSION_COOKIE);
+    if (id) await deps.webmail.deleteSession(hashToken(id));
+    return reply.code(303).header("set-cookie", cookie("", 0)).header("location", "/webmail").send();
+  });
+}
+
+function header(email: string): string {
+  return `<header><span id="mailbox">${escapeHtml(email)}</span><form method="post" action="/webmail/logout"><button id="logout" type="submit">Log out</button></form></header>`;
+}
