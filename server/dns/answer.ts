@@ -34,7 +34,7 @@ const defaultNameservers = (zone: string) => [`ns1.${zone}`, `ns2.${zone}`];
 const defaultHostmaster = (zone: string) => `hostmaster.${zone}`;
 
 // `target` is the stored host of a CNAME, kept apart so chasing needs no answer decoding.
-type Entry = { type: string; ttl: number; target?: string; toAnswer: (owner: string) => Answer };
+export type Entry = { type: string; ttl: number; target?: string; toAnswer: (owner: string) => Answer };
 
 function stored(record: DnsRecord): Entry {
   const base = { ttl: record.ttl };
@@ -75,72 +75,93 @@ function soaAnswer(zone: DnsZone, identity: Required<ZoneIdentity>, ttl = SOA_TT
   };
 }
 
-/**
- * Answer `qtype` for `qname` (canonical, inside `zone`). `askedName` is the question's own
- * spelling, echoed as the owner of answers so clients that randomize case (0x20) match.
- */
-export function answerQuestion(
-  qname: string,
-  qtype: string,
-  askedName: string,
-  zone: DnsZone,
-  records: readonly DnsRecord[],
-  identityOptions: ZoneIdentity = {},
-): AnswerResult {
+/** One zone prepared for answering: built once per zone change, read by every query. */
+export interface ZoneIndex {
+  zone: DnsZone;
+  /** Name, then type, to the RRset: a query is two map reads. */
+  entries: Map<string, Map<string, Entry[]>>;
+  /** Names that own records or are ancestors of one (empty non-terminals answer NODATA). */
+  existing: Set<string>;
+  /** Non-apex names holding NS records: delegation points. */
+  cuts: Set<string>;
+  byName: Map<string, DnsRecord[]>;
+  negativeSoa: Answer;
+}
+
+export function buildZoneIndex(zone: DnsZone, records: readonly DnsRecord[], identityOptions: ZoneIdentity = {}): ZoneIndex {
   const identity = {
     nameservers: identityOptions.nameservers ?? defaultNameservers,
     hostmaster: identityOptions.hostmaster ?? defaultHostmaster,
   };
   const byName = new Map<string, DnsRecord[]>();
   for (const record of records) byName.set(record.name, [...(byName.get(record.name) ?? []), record]);
-  // A name exists if it owns records or is an ancestor of one (an empty non-terminal,
-  // like _domainkey above s1._domainkey): such names answer NODATA, never NXDOMAIN.
   const existing = new Set<string>([APEX]);
   for (const name of byName.keys()) [name, ...ancestors(name)].forEach((n) => existing.add(n));
+  const cuts = new Set([...byName].filter(([n, rs]) => n !== APEX && rs.some((r) => r.type === "NS")).map(([n]) => n));
 
-  const entriesAt = (name: string): Entry[] => {
-    const entries = (byName.get(name) ?? []).map(stored);
-    if (name !== APEX) return entries;
-    const soa = soaAnswer(zone, identity);
-    const apex: Entry[] = [{ type: "SOA", ttl: SOA_TTL, toAnswer: (owner) => ({ ...soa, name: owner }) }];
-    if (!entries.some((e) => e.type === "NS")) {
-      for (const ns of identity.nameservers(zone.name)) {
-        apex.push({ type: "NS", ttl: SOA_TTL, toAnswer: (owner) => ({ name: owner, type: "NS", ttl: SOA_TTL, class: "IN", data: ns }) });
-      }
+  const flat = new Map<string, Entry[]>();
+  for (const [name, list] of byName) flat.set(name, list.map(stored));
+  const soa = soaAnswer(zone, identity);
+  const apex: Entry[] = [{ type: "SOA", ttl: SOA_TTL, toAnswer: (owner) => ({ ...soa, name: owner }) }];
+  const storedApex = flat.get(APEX) ?? [];
+  if (!storedApex.some((e) => e.type === "NS")) {
+    for (const ns of identity.nameservers(zone.name)) {
+      apex.push({ type: "NS", ttl: SOA_TTL, toAnswer: (owner) => ({ name: owner, type: "NS", ttl: SOA_TTL, class: "IN", data: ns }) });
     }
-    return [...apex, ...entries];
+  }
+  flat.set(APEX, [...apex, ...storedApex]);
+  const entries = new Map<string, Map<string, Entry[]>>();
+  for (const [name, list] of flat) {
+    const byType = new Map<string, Entry[]>();
+    for (const entry of list) byType.set(entry.type, [...(byType.get(entry.type) ?? []), entry]);
+    entries.set(name, byType);
+  }
+  return { zone, entries, existing, cuts, byName, negativeSoa: soaAnswer(zone, identity, Math.min(SOA_TTL, SOA_MINIMUM)) };
+}
+
+/**
+ * Answer `qtype` for `qname` (canonical, inside the indexed zone). `askedName` is the
+ * question's own spelling, echoed as the owner of answers so clients that randomize case
+ * (0x20) match.
+ */
+export function answerQuestion(index: ZoneIndex, qname: string, qtype: string, askedName: string): AnswerResult {
+  const { zone } = index;
+  // The delegation point closest to the apex at or above `name`, if any. Zones rarely
+  // delegate, so scanning the few cuts beats building the name's ancestors per query.
+  const cutAbove = (name: string): string | undefined => {
+    let found: string | undefined;
+    for (const cut of index.cuts) {
+      if ((name === cut || name.endsWith(`.${cut}`)) && (found === undefined || cut.length < found.length)) found = cut;
+    }
+    return found;
   };
 
-  // The delegation point closest to the apex at or above `name`, if any.
-  const cutAbove = (name: string): string | undefined =>
-    [...ancestors(name).reverse(), name].find((n) => n !== APEX && (byName.get(n) ?? []).some((r) => r.type === "NS"));
-
-  const negativeSoa = () => [soaAnswer(zone, identity, Math.min(SOA_TTL, SOA_MINIMUM))];
   const answers: Answer[] = [];
   let current = relativeName(qname, zone.name) ?? APEX;
   let owner = askedName;
-  const visited = new Set<string>();
+  let visited: Set<string> | undefined;
 
   while (true) {
     const cut = cutAbove(current);
     if (cut !== undefined) {
       // Records below a cut belong to the child zone: refer, unless a CNAME led here.
       if (answers.length > 0) return { rcode: "NOERROR", authoritative: true, answers, authorities: [], additionals: [] };
-      return referral(cut, byName, zone);
+      return referral(cut, index.byName, zone);
     }
-    const entries = entriesAt(current);
+    const entries = index.entries.get(current);
     const matching =
       qtype === "ANY"
         ? // RFC 8482: one RRset is a complete answer to ANY, and keeps amplification low.
-          entries.filter((e) => e.type === entries[0]?.type)
-        : entries.filter((e) => e.type === qtype);
-    if (matching.length > 0) {
+          entries?.values().next().value
+        : entries?.get(qtype);
+    if (matching !== undefined) {
       answers.push(...matching.map((e) => e.toAnswer(owner)));
       return { rcode: "NOERROR", authoritative: true, answers, authorities: [], additionals: [] };
     }
-    const cname = entries.find((e) => e.type === "CNAME");
+    const cname = entries?.get("CNAME")?.[0];
     if (cname) {
       answers.push(cname.toAnswer(owner));
+      visited ??= new Set();
       visited.add(current);
       const target = relativeName(cname.target!, zone.name);
       // Chase only inside this zone; a resolver follows targets elsewhere itself.
@@ -152,8 +173,8 @@ export function answerQuestion(
       continue;
     }
     // RFC 6604: after a CNAME chain the rcode describes the last name in the chain.
-    const rcode: Rcode = existing.has(current) ? "NOERROR" : "NXDOMAIN";
-    return { rcode, authoritative: true, answers, authorities: negativeSoa(), additionals: [] };
+    const rcode: Rcode = index.existing.has(current) ? "NOERROR" : "NXDOMAIN";
+    return { rcode, authoritative: true, answers, authorities: [index.negativeSoa], additionals: [] };
   }
 }
 

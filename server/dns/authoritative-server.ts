@@ -3,10 +3,12 @@
 // since answering garbage from a spoofed source would make it a reflector.
 import dgram from "node:dgram";
 import net from "node:net";
+import type { ZoneIdentity } from "./answer.ts";
 import { respond, type RespondOptions } from "./respond.ts";
+import { ZoneCache } from "./zone-cache.ts";
 import type { DnsRecordRepository } from "./zone-repository.ts";
 
-export interface DnsServerOptions extends Omit<RespondOptions, "repository"> {
+export interface DnsServerOptions extends ZoneIdentity {
   host?: string;
   /** 0 picks a free port, shared by UDP and TCP so clients can retry a truncated answer. */
   port?: number;
@@ -26,12 +28,12 @@ const MAX_PORT_ATTEMPTS = 20;
 export async function startDnsServer(options: DnsServerOptions): Promise<DnsServer> {
   const host = options.host ?? "127.0.0.1";
   const requested = options.port ?? 0;
-  const respondOptions: RespondOptions = { ...options };
+  const zones = new ZoneCache(options.repository, options);
   for (let attempt = 1; ; attempt++) {
-    const udp = await bindUdp(host, requested, respondOptions);
+    const udp = await bindUdp(host, requested, { zones, transport: "udp" });
     const udpPort = udp.address().port;
     try {
-      const tcp = await listenTcp(host, udpPort, respondOptions, options.tcpIdleMs ?? 10_000);
+      const tcp = await listenTcp(host, udpPort, { zones, transport: "tcp" }, options.tcpIdleMs ?? 10_000);
       return {
         udpPort,
         tcpPort: udpPort,
@@ -51,12 +53,16 @@ export async function startDnsServer(options: DnsServerOptions): Promise<DnsServ
 function bindUdp(host: string, port: number, options: RespondOptions): Promise<dgram.Socket> {
   const socket = dgram.createSocket(net.isIPv6(host) ? "udp6" : "udp4");
   socket.on("message", (message, remote) => {
-    respond(message, { ...options, transport: "udp" }).then(
-      (response) => {
-        if (response) socket.send(response, remote.port, remote.address);
-      },
-      () => undefined,
-    );
+    const reply = (response: Buffer | undefined) => {
+      if (response) socket.send(response, remote.port, remote.address);
+    };
+    try {
+      const response = respond(message, options);
+      if (response instanceof Promise) response.then(reply, () => undefined);
+      else reply(response);
+    } catch {
+      // An answer that cannot be encoded is dropped; the server keeps serving.
+    }
   });
   return new Promise((resolve, reject) => {
     socket.once("error", reject);
@@ -91,7 +97,9 @@ function listenTcp(host: string, port: number, options: RespondOptions, idleMs: 
         const message = pending.subarray(2, 2 + length);
         pending = pending.subarray(2 + length);
         queue = queue.then(async () => {
-          const response = await respond(message, { ...options, transport: "tcp" }).catch(() => undefined);
+          const response = await Promise.resolve()
+            .then(() => respond(message, options))
+            .catch(() => undefined);
           if (!response || socket.destroyed) return;
           const frame = Buffer.alloc(2);
           frame.writeUInt16BE(response.length);

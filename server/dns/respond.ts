@@ -11,12 +11,12 @@ import {
   type OptAnswer,
   type Packet,
 } from "dns-packet";
-import { answerQuestion, type ZoneIdentity } from "./answer.ts";
-import { canonicalName } from "./names.ts";
-import type { DnsRecordRepository } from "./zone-repository.ts";
+import { answerQuestion, type ZoneIndex } from "./answer.ts";
+import type { ZoneCache } from "./zone-cache.ts";
 
-export interface RespondOptions extends ZoneIdentity {
-  repository: DnsRecordRepository;
+export interface RespondOptions {
+  zones: ZoneCache;
+  transport: "udp" | "tcp";
 }
 
 const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
@@ -29,10 +29,11 @@ const TCP_LIMIT = 65535;
 
 type Sections = Pick<Packet, "answers" | "authorities" | "additionals">;
 
-export async function respond(
-  message: Buffer,
-  options: RespondOptions & { transport: "udp" | "tcp" },
-): Promise<Buffer | undefined> {
+/**
+ * The answer to `message`, or undefined when it must be dropped. Synchronous on the hot
+ * path (zone prepared, see ZoneCache) so a cached answer costs no promise.
+ */
+export function respond(message: Buffer, options: RespondOptions): Buffer | undefined | Promise<Buffer | undefined> {
   let query: DecodedPacket;
   try {
     query = decode(message);
@@ -68,16 +69,18 @@ export async function respond(
   // Zone transfers are not offered: the API is the way to read a zone.
   if (question.type === "AXFR" || question.type === "IXFR") return build(RCODE.REFUSED, false);
 
+  const qname = question.name === "." ? "" : question.name.toLowerCase();
+  const finish = (index: ZoneIndex | undefined): Buffer => {
+    if (!index) return build(RCODE.REFUSED, false);
+    const { rcode, authoritative, answers, authorities, additionals } = answerQuestion(index, qname, question.type, question.name);
+    return build(RCODE[rcode], authoritative, { answers, authorities, additionals });
+  };
+  const servfail = () => build(RCODE.SERVFAIL, false);
   try {
-    const qname = canonicalName(question.name);
-    const zone = await options.repository.findZoneForName(qname);
-    if (!zone) return build(RCODE.REFUSED, false);
-    const records = await options.repository.listZoneRecords(zone.name);
-    const result = answerQuestion(qname, question.type, question.name.replace(/\.$/, ""), zone, records, options);
-    const { answers, authorities, additionals } = result;
-    return build(RCODE[result.rcode], result.authoritative, { answers, authorities, additionals });
+    const found = options.zones.lookup(qname);
+    return found instanceof Promise ? found.then(finish).catch(servfail) : finish(found);
   } catch {
-    return build(RCODE.SERVFAIL, false);
+    return servfail();
   }
 }
 

@@ -88,11 +88,15 @@ export class SqliteDnsRecordRepository implements DnsRecordRepository {
   // Prepared once: the wire server runs these on every query.
   readonly #zoneByName: StatementSync;
   readonly #recordsOfZone: StatementSync;
+  readonly #changes: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
     this.#zoneByName = db.prepare("SELECT * FROM zones WHERE name = ?");
     this.#recordsOfZone = db.prepare("SELECT * FROM dns_records WHERE zone = ? ORDER BY created_at, id");
+    // data_version moves when another connection commits; total_changes counts this
+    // connection's writes, including SQL the core runs without going through this class.
+    this.#changes = db.prepare("SELECT total_changes() AS own, data_version AS others FROM pragma_data_version()");
   }
 
   async createZone(zone: NewZone): Promise<DnsZone> {
@@ -160,6 +164,11 @@ export class SqliteDnsRecordRepository implements DnsRecordRepository {
       this.#bumpSerial(zone);
       return true;
     });
+  }
+
+  async changeToken(): Promise<string> {
+    const row = this.#changes.get() as { own: number; others: number };
+    return `${row.others}:${row.own}`;
   }
 
   #bumpSerial(zone: string): void {

@@ -50,4 +50,11 @@ export interface DnsRecordRepository {
   insertRecord(zone: string, record: ValidRecord): Promise<DnsRecord>;
   /** False when no record of that id exists in that zone. */
   deleteRecord(zone: string, id: string): Promise<boolean>;
+
+  /**
+   * A value that changes whenever zones or records may have changed, by this process or
+   * another (the console writes the same database). The wire server keeps its prepared
+   * zones while it stays the same, so it must be cheap; changing too often only costs speed.
+   */
+  changeToken(): Promise<string>;
 }
