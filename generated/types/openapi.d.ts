@@ -10,6 +10,8 @@ export interface paths {
         /**
          * Download a certificate
          * @description The PEM files of an active certificate; a pending or failed one is 409 `not_ready`.
+         *
+         *     Requires scope `cert:read`.
          */
         get: operations["downloadCertificate"];
         put?: never;
@@ -30,6 +32,8 @@ export interface paths {
         /**
          * Get certificate status
          * @description The status of an order; `notAfter` and `daysLeft` once active.
+         *
+         *     Requires scope `cert:read`.
          */
         get: operations["getCertificateStatus"];
         put?: never;
@@ -52,6 +56,8 @@ export interface paths {
         /**
          * Order a certificate
          * @description Orders a certificate; it is `pending` for about 15 to 30 seconds, then `active` or `failed`.
+         *
+         *     Requires scope `cert:issue`.
          */
         post: operations["issueCertificate"];
         delete?: never;
@@ -70,12 +76,16 @@ export interface paths {
         /**
          * List zone records
          * @description The records of a zone bound to the project (a zone of another project is 404).
+         *
+         *     Requires scope `dns:read`.
          */
         get: operations["listDnsRecords"];
         put?: never;
         /**
          * Create a zone record
          * @description Adds a record, validated by type; it is served by the authoritative servers at once.
+         *
+         *     Requires scope `dns:records`.
          */
         post: operations["createDnsRecord"];
         delete?: never;
@@ -98,6 +108,8 @@ export interface paths {
          * Delete a zone record
          * @description Deletes a record. For zones whose registrar requires it, the `data` query parameter with the
          *     record's value must be given too (400 without it).
+         *
+         *     Requires scope `dns:records`.
          */
         delete: operations["deleteDnsRecord"];
         options?: never;
@@ -115,12 +127,16 @@ export interface paths {
         /**
          * List groups
          * @description Distribution groups on the project's domains.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         get: operations["listGroups"];
         put?: never;
         /**
          * Create a group
          * @description Creates a distribution group; the domain must be a mail domain of the project.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         post: operations["createGroup"];
         delete?: never;
@@ -142,6 +158,8 @@ export interface paths {
         /**
          * Delete a group
          * @description Deletes a group; its members' mailboxes stay.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         delete: operations["deleteGroup"];
         options?: never;
@@ -159,12 +177,16 @@ export interface paths {
         /**
          * List group members
          * @description The mailboxes that receive a copy of mail to the group.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         get: operations["listGroupMembers"];
         put?: never;
         /**
          * Add a group member
          * @description Adds a mailbox of the project, by its full address. Adding a member twice is 409 `conflict`.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         post: operations["addGroupMember"];
         delete?: never;
@@ -186,6 +208,8 @@ export interface paths {
         /**
          * Remove a group member
          * @description Removes a member from the group; the mailbox stays.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         delete: operations["removeGroupMember"];
         options?: never;
@@ -203,6 +227,8 @@ export interface paths {
         /**
          * List DLP events
          * @description The DLP log: one entry per finding, newest first.
+         *
+         *     Requires scope `mail:send`.
          */
         get: operations["listDlpEvents"];
         put?: never;
@@ -223,6 +249,8 @@ export interface paths {
         /**
          * List sent messages
          * @description Lists sent messages of the project, newest first.
+         *
+         *     Requires scope `mail:send`.
          */
         get: operations["listSentMessages"];
         put?: never;
@@ -243,6 +271,8 @@ export interface paths {
         /**
          * Get a sent message
          * @description A sent message with its event history and tracked links.
+         *
+         *     Requires scope `mail:send`.
          */
         get: operations["getSentMessage"];
         put?: never;
@@ -250,6 +280,8 @@ export interface paths {
         /**
          * Cancel a scheduled message
          * @description Cancels a scheduled message. A message already sent answers 409 `not_cancelable`.
+         *
+         *     Requires scope `mail:send`.
          */
         delete: operations["cancelMessage"];
         options?: never;
@@ -267,6 +299,8 @@ export interface paths {
         /**
          * Get the DLP policy
          * @description The project's DLP policy: mode, scanned types, OCR. It is set in the console.
+         *
+         *     Requires scope `mail:send`.
          */
         get: operations["getMailPolicy"];
         put?: never;
@@ -290,6 +324,8 @@ export interface paths {
          * Send a message
          * @description Sends one message, now or at `sendAt`. In DLP warn mode findings come back in `warnings` and
          *     `dlp`; in block mode a message with findings is refused with 422 and nothing is sent.
+         *
+         *     Requires scope `mail:send`.
          */
         post: operations["sendMail"];
         delete?: never;
@@ -310,6 +346,8 @@ export interface paths {
         /**
          * Send a batch
          * @description Sends one message to up to 200 recipients with per-recipient substitutions.
+         *
+         *     Requires scope `mail:send`.
          */
         post: operations["sendMailBatch"];
         delete?: never;
@@ -328,6 +366,8 @@ export interface paths {
         /**
          * Get sending statistics
          * @description Delivery statistics of the last `days` days, optionally of one campaign.
+         *
+         *     Requires scope `mail:send`.
          */
         get: operations["getMailStats"];
         put?: never;
@@ -348,12 +388,16 @@ export interface paths {
         /**
          * List mailboxes
          * @description Mailboxes and groups on the project's domains.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         get: operations["listMailboxes"];
         put?: never;
         /**
          * Create a mailbox
          * @description Creates a personal mailbox on a mail domain of the project.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         post: operations["createMailbox"];
         delete?: never;
@@ -375,6 +419,8 @@ export interface paths {
         /**
          * Delete a mailbox
          * @description Deletes a mailbox of the project's own domain, with its mail and group memberships.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         delete: operations["deleteMailbox"];
         options?: never;
@@ -393,6 +439,8 @@ export interface paths {
          * List mailbox messages
          * @description Messages of a mailbox, newest first, with filters. The next page is at offset plus limit.
          *     Limit is 1 to 500 with default 50 (the later published bound; docs/decisions.md).
+         *
+         *     Requires scope `mail:read`.
          */
         get: operations["listMailboxMessages"];
         put?: never;
@@ -413,6 +461,8 @@ export interface paths {
         /**
          * Get a mailbox message
          * @description A whole message, by its id inside the mailbox.
+         *
+         *     Requires scope `mail:read`.
          */
         get: operations["getMailboxMessage"];
         put?: never;
@@ -435,6 +485,8 @@ export interface paths {
          * @description Finds a message by its RFC Message-ID (with or without angle brackets). When nothing is
          *     found, 404 states how many messages were scanned and how far back: `not_found` when the
          *     whole mailbox was searched, `not_found_in_range` when `since`/`before` narrowed the search.
+         *
+         *     Requires scope `mail:read`.
          */
         get: operations["findMailboxMessage"];
         put?: never;
@@ -457,6 +509,8 @@ export interface paths {
         /**
          * Set a mailbox shared
          * @description `shared: true` marks a personal mailbox as shared; `false` removes the mark.
+         *
+         *     Requires scope `mail:mailboxes`.
          */
         post: operations["setMailboxShared"];
         delete?: never;
@@ -475,6 +529,8 @@ export interface paths {
         /**
          * List mail domains
          * @description The project's mail domains.
+         *
+         *     Requires scope `mail:domains`.
          */
         get: operations["listMailDomains"];
         put?: never;
@@ -483,6 +539,8 @@ export interface paths {
          * @description Connects a domain: generates its DKIM key and the records to publish (MX, SPF, DKIM, DMARC,
          *     verification TXT), and publishes them itself when the domain's zone is hosted here and bound
          *     to the project. A domain connected by another project is 409 `conflict`.
+         *
+         *     Requires scope `mail:domains`.
          */
         post: operations["createMailDomain"];
         delete?: never;
@@ -501,6 +559,8 @@ export interface paths {
         /**
          * Get a mail domain
          * @description A mail domain by name, with its records checked through DNS now.
+         *
+         *     Requires scope `mail:domains`.
          */
         get: operations["getMailDomain"];
         put?: never;
@@ -521,12 +581,16 @@ export interface paths {
         /**
          * List bots
          * @description The project's bots.
+         *
+         *     Requires scope `messenger:bots`.
          */
         get: operations["listBots"];
         put?: never;
         /**
          * Add a bot
          * @description Connects a bot by its token; the token is checked with the messenger platform.
+         *
+         *     Requires scope `messenger:bots`.
          */
         post: operations["addBot"];
         delete?: never;
@@ -545,6 +609,8 @@ export interface paths {
         /**
          * Get bot status
          * @description The bot's live status from the messenger platform: account, webhook and commands.
+         *
+         *     Requires scope `messenger:bots`.
          */
         get: operations["getBotStatus"];
         put?: never;
@@ -567,6 +633,8 @@ export interface paths {
         /**
          * Set bot forwarding
          * @description Receives the bot's updates at `hookUrl` and forwards each to `forwardUrl`.
+         *
+         *     Requires scope `messenger:bots`.
          */
         post: operations["setBotWebhook"];
         delete?: never;
@@ -587,6 +655,8 @@ export interface paths {
         /**
          * Add bots in bulk
          * @description Connects up to 100 bots: `tokens` is an array, or text with one token per line.
+         *
+         *     Requires scope `messenger:bots`.
          */
         post: operations["addBotsBulk"];
         delete?: never;
@@ -608,6 +678,8 @@ export interface paths {
          * Create a bot-creation link
          * @description A deep link: the user confirms in the messenger, and the new bot connects to the project;
          *     with `presetId` it is set up fully (commands, webhook, profile). An unknown preset is 400.
+         *
+         *     Requires scope `messenger:bots`.
          */
         post: operations["createBotLink"];
         delete?: never;
@@ -626,6 +698,8 @@ export interface paths {
         /**
          * List presets
          * @description Shared presets and the project's own (commands, webhook, profile).
+         *
+         *     Requires scope `messenger:bots`.
          */
         get: operations["listPresets"];
         put?: never;
@@ -646,6 +720,8 @@ export interface paths {
         /**
          * List webhooks
          * @description The project's webhooks, without their secrets.
+         *
+         *     Requires scope `webhooks`.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -653,6 +729,8 @@ export interface paths {
          * Create a webhook
          * @description Subscribes an https URL to events. The `whsec_` secret is returned only in this response; it
          *     keys the HMAC-SHA256 of X-Platform-Signature.
+         *
+         *     Requires scope `webhooks`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -674,6 +752,8 @@ export interface paths {
         /**
          * Delete a webhook
          * @description Deletes a webhook; pending deliveries to it are dropped.
+         *
+         *     Requires scope `webhooks`.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -691,6 +771,8 @@ export interface paths {
         /**
          * List webhook deliveries
          * @description The delivery log, newest first, with each exact signed body for debugging signatures.
+         *
+         *     Requires scope `webhooks`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -713,6 +795,8 @@ export interface paths {
         /**
          * Redeliver a webhook delivery
          * @description Attempts the delivery again now and answers the resulting status and HTTP code.
+         *
+         *     Requires scope `webhooks`.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -733,6 +817,8 @@ export interface paths {
         /**
          * Create a webmail login link
          * @description A single-use link, valid 60 seconds, that signs the employee into the mailbox.
+         *
+         *     Requires scope `webmail:login`.
          */
         post: operations["createWebmailLoginLink"];
         delete?: never;
