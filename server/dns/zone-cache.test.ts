@@ -1,0 +1,60 @@
+// The wire server keeps prepared zones; these prove no write path leaves it stale: the
+// repository itself, raw SQL on the same connection, and another connection (the console).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDnsServer, type DnsServer } from "./authoritative-server.ts";
+import { SqliteDnsRecordRepository, dnsMigrations } from "./sqlite-zone-repository.ts";
+import { queryUdp } from "./wire-client.ts";
+
+let dir: string;
+let serverDb: DatabaseSync;
+let consoleDb: DatabaseSync;
+let server: DnsServer;
+const a = (name: string, data: string) => ({ type: "A" as const, name, data, priority: null, ttl: 60 });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "dns-cache-"));
+  serverDb = new DatabaseSync(join(dir, "platform.db"));
+  serverDb.exec("PRAGMA journal_mode = WAL");
+  serverDb.exec(dnsMigrations);
+  consoleDb = new DatabaseSync(join(dir, "platform.db"));
+  const repository = new SqliteDnsRecordRepository(serverDb);
+  await repository.createZone({ name: "cache.test" });
+  await repository.insertRecord("cache.test", a("one", "192.0.2.1"));
+  server = await startDnsServer({ host: "127.0.0.1", port: 0, repository });
+});
+afterAll(async () => {
+  await server.close();
+  serverDb.close();
+  consoleDb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ask = (name: string) => queryUdp(server.udpPort, { name, type: "A" });
+
+describe("prepared zones stay fresh", () => {
+  it("sees a record written by another connection", async () => {
+    expect((await ask("one.cache.test")).answers).toHaveLength(1);
+    await new SqliteDnsRecordRepository(consoleDb).insertRecord("cache.test", a("two", "192.0.2.2"));
+    expect((await ask("two.cache.test")).answers).toMatchObject([{ data: "192.0.2.2" }]);
+  });
+
+  it("sees a zone created by another connection", async () => {
+    expect((await ask("www.other.test")).rcode).toBe("REFUSED");
+    await new SqliteDnsRecordRepository(consoleDb).createZone({ name: "other.test" });
+    expect((await ask("www.other.test")).rcode).toBe("NXDOMAIN");
+  });
+
+  it("sees raw SQL on the server's own connection", async () => {
+    serverDb.prepare("UPDATE dns_records SET data = '192.0.2.9' WHERE name = 'one'").run();
+    expect((await ask("one.cache.test")).answers).toMatchObject([{ data: "192.0.2.9" }]);
+  });
+
+  it("sees a deleted zone disappear", async () => {
+    consoleDb.prepare("DELETE FROM zones WHERE name = 'other.test'").run();
+    expect((await ask("www.other.test")).rcode).toBe("REFUSED");
+  });
+});
