@@ -7,12 +7,14 @@ import { execFileSync } from "node:child_process";
 import { root } from "./openapi.ts";
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    // docs/ is built on demand and ignored; the README is the folder's only hand-written file.
-    .filter((file) => !file.startsWith("docs/") && file !== "README.md")
-    .sort();
+  return (
+    readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+      // docs/ is built on demand and ignored; the README is the folder's only hand-written file.
+      .filter((file) => !file.startsWith("docs/") && file !== "README.md")
+      .sort()
+  );
 }
 
 describe("generated/ drift", () => {
