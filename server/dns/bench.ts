@@ -95,6 +95,36 @@ async function drive(port: number, total: number, concurrency: number): Promise<
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+export interface DnsBenchmarkResult {
+  bareQps: number;
+  platformQps: number;
+  ratio: number;
+  lost: number;
+}
+
+/** Run the comparison; exported so the server-wide `npm run bench` can include it. */
+export async function benchmarkDns({ queries = 20000, concurrency = 32, rounds = 3 } = {}): Promise<DnsBenchmarkResult> {
+  const servers = { bare: await startWorker("bare"), platform: await startWorker("platform") };
+  const results: Record<Target, number[]> = { bare: [], platform: [] };
+  let lost = 0;
+  try {
+    for (const target of ["bare", "platform"] as const) await drive(servers[target].port, Math.min(2000, queries), concurrency);
+    // Alternating rounds spread any drift of the machine over both targets alike.
+    for (let round = 0; round < rounds; round++) {
+      for (const target of ["bare", "platform"] as const) {
+        const run = await drive(servers[target].port, queries, concurrency);
+        results[target].push(run.qps);
+        lost += run.lost;
+      }
+    }
+  } finally {
+    await Promise.all([servers.bare.worker.terminate(), servers.platform.worker.terminate()]);
+  }
+  const bareQps = median(results.bare);
+  const platformQps = median(results.platform);
+  return { bareQps, platformQps, ratio: platformQps / bareQps, lost };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -103,32 +133,17 @@ async function main(): Promise<void> {
       rounds: { type: "string", default: "3" },
     },
   });
-  const [total, concurrency, rounds] = [values.queries, values.concurrency, values.rounds].map(Number);
-  const servers = { bare: await startWorker("bare"), platform: await startWorker("platform") };
-  const results: Record<Target, number[]> = { bare: [], platform: [] };
-  let lost = 0;
-  for (const target of ["bare", "platform"] as const) await drive(servers[target].port, Math.min(2000, total), concurrency);
-  // Alternating rounds spread any drift of the machine over both targets alike.
-  for (let round = 0; round < rounds; round++) {
-    for (const target of ["bare", "platform"] as const) {
-      const run = await drive(servers[target].port, total, concurrency);
-      results[target].push(run.qps);
-      lost += run.lost;
-    }
-  }
-  const bare = median(results.bare);
-  const platform = median(results.platform);
-  const ratio = platform / bare;
-  console.log(`DNS benchmark: ${total} UDP queries x ${rounds} rounds, concurrency ${concurrency}, loopback, median of rounds`);
-  console.log(`  bare dns-packet responder: ${Math.round(bare)} qps`);
-  console.log(`  platform authoritative:    ${Math.round(platform)} qps`);
+  const [queries, concurrency, rounds] = [values.queries, values.concurrency, values.rounds].map(Number);
+  const { bareQps, platformQps, ratio, lost } = await benchmarkDns({ queries, concurrency, rounds });
+  console.log(`DNS benchmark: ${queries} UDP queries x ${rounds} rounds, concurrency ${concurrency}, loopback, median of rounds`);
+  console.log(`  bare dns-packet responder: ${Math.round(bareQps)} qps`);
+  console.log(`  platform authoritative:    ${Math.round(platformQps)} qps`);
   console.log(`  ratio: ${ratio.toFixed(2)} (goal >= 0.70)${ratio >= 0.7 ? "" : "  BELOW GOAL"}`);
   if (lost > 0) console.log(`  lost datagrams (resent): ${lost}`);
-  await Promise.all([servers.bare.worker.terminate(), servers.platform.worker.terminate()]);
 }
 
-if (isMainThread) {
-  await main();
-} else {
+if (!isMainThread) {
   parentPort!.postMessage(await serve((workerData as { target: Target }).target));
+} else if (import.meta.main) {
+  await main();
 }
