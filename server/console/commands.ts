@@ -1,0 +1,164 @@
+// The console's commands, as functions over the repositories, so tests drive them in-process
+// and platform-admin.ts only parses argv and prints.
+import { parseArgs } from "node:util";
+import { issueKey } from "../auth/issue-key.ts";
+import type { KeyRepository } from "../auth/key-repository.ts";
+import type { DnsRecordRepository } from "../dns/zone-repository.ts";
+import { canonicalName, hostNameProblem } from "../dns/names.ts";
+import type { DlpMode, ProjectRepository } from "../projects/project-repository.ts";
+
+export interface ConsoleDeps {
+  projects: ProjectRepository;
+  keys: KeyRepository;
+  zones: DnsRecordRepository;
+  scopes: string[];
+}
+
+/** Bad input: printed without a stack trace, exit code 2. */
+export class UsageError extends Error {}
+
+export const usage = `platform-admin <command>
+
+  projects create <name>
+  projects list
+  keys create --project <id> --scopes <a,b,...|all> [--name <text>] [--rate-limit <per minute, default 120>]
+              [--daily-quota <n>] [--monthly-quota <n>]
+  keys list [--project <id>]
+  keys revoke <key id>
+  zones create <zone> [--project <id>] [--registrar-requires-data]
+  zones bind <zone> <project id>
+  zones list [--project <id>]
+  dlp set --project <id> --mode <off|warn|block> [--ocr <on|off>]
+  dlp show --project <id>
+
+Works on the server's database (DATA_DIR, PLATFORM_CONFIG, as the server).`;
+
+const options = {
+  project: { type: "string" },
+  scopes: { type: "string" },
+  name: { type: "string" },
+  "rate-limit": { type: "string" },
+  "daily-quota": { type: "string" },
+  "monthly-quota": { type: "string" },
+  "registrar-requires-data": { type: "boolean" },
+  mode: { type: "string" },
+  ocr: { type: "string" },
+} as const;
+
+export async function runCommand(deps: ConsoleDeps, argv: string[]): Promise<string> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  const [area, action, ...rest] = positionals;
+  const command = `${area ?? ""} ${action ?? ""}`.trim();
+
+  switch (command) {
+    case "projects create": {
+      const name = rest.join(" ").trim();
+      if (!name) throw new UsageError("projects create needs a name");
+      const p = await deps.projects.create(name);
+      return `created project ${p.id} (${p.name})`;
+    }
+    case "projects list":
+      return table(["id", "name", "dlp", "created"], (await deps.projects.list()).map((p) => [p.id, p.name, `${p.dlpMode}${p.dlpOcr ? "+ocr" : ""}`, p.createdAt]));
+    case "keys create": {
+      const project = await requireProject(deps, v.project);
+      const scopes = parseScopes(v.scopes, deps.scopes);
+      const { key, record } = await issueKey(deps.keys, {
+        projectId: project.id,
+        name: v.name ?? "key",
+        scopes,
+        rateLimit: positiveInt("--rate-limit", v["rate-limit"]) ?? undefined,
+        dailyQuota: positiveInt("--daily-quota", v["daily-quota"]),
+        monthlyQuota: positiveInt("--monthly-quota", v["monthly-quota"]),
+      });
+      return `created key ${record.id} for ${project.id}, ${record.rateLimit}/min, scopes: ${scopes.join(" ")}
+This is the only time the key is shown; store it now:
+
+${key}`;
+    }
+    case "keys list":
+      return table(
+        ["id", "project", "name", "key", "scopes", "rate/min", "daily", "monthly", "revoked"],
+        (await deps.keys.list(v.project)).map((k) => [
+          k.id, k.projectId, k.name, k.hint, String(k.scopes.length), String(k.rateLimit), String(k.dailyQuota ?? "-"), String(k.monthlyQuota ?? "-"), k.revokedAt ?? "-",
+        ]),
+      );
+    case "keys revoke": {
+      if (!rest[0]) throw new UsageError("keys revoke needs a key id");
+      if (!(await deps.keys.revoke(rest[0]))) throw new UsageError(`no active key ${rest[0]}`);
+      return `revoked ${rest[0]}`;
+    }
+    case "zones create": {
+      const zone = zoneName(rest[0]);
+      const project = v.project ? await requireProject(deps, v.project) : undefined;
+      if (await deps.zones.getZone(zone)) throw new UsageError(`zone ${zone} already exists`);
+      await deps.zones.createZone({ name: zone, projectId: project?.id ?? null, registrarRequiresData: v["registrar-requires-data"] === true });
+      return `created zone ${zone}${project ? ` bound to ${project.id}` : ""}${v["registrar-requires-data"] ? " (record deletion requires data)" : ""}`;
+    }
+    case "zones bind": {
+      const zone = zoneName(rest[0]);
+      const project = await requireProject(deps, rest[1]);
+      if (!(await deps.zones.bindZone(zone, project.id))) throw new UsageError(`no zone ${zone}`);
+      return `bound ${zone} to ${project.id}`;
+    }
+    case "zones list":
+      return table(["zone", "project", "requires data", "serial"], (await deps.zones.listZones(v.project)).map((z) => [z.name, z.projectId ?? "-", z.registrarRequiresData ? "yes" : "no", String(z.serial)]));
+    case "dlp set": {
+      const project = await requireProject(deps, v.project);
+      const mode = v.mode as DlpMode;
+      if (!["off", "warn", "block"].includes(mode)) throw new UsageError("--mode must be off, warn or block");
+      if (v.ocr !== undefined && v.ocr !== "on" && v.ocr !== "off") throw new UsageError("--ocr must be on or off");
+      const ocr = v.ocr === undefined ? project.dlpOcr : v.ocr === "on";
+      await deps.projects.setDlpPolicy(project.id, mode, ocr);
+      return `DLP for ${project.id}: ${mode}, OCR ${ocr ? "on" : "off"}`;
+    }
+    case "dlp show": {
+      const project = await requireProject(deps, v.project);
+      return `DLP for ${project.id}: ${project.dlpMode}, OCR ${project.dlpOcr ? "on" : "off"}`;
+    }
+    default:
+      throw new UsageError(command ? `unknown command: ${command}\n\n${usage}` : usage);
+  }
+}
+
+async function requireProject(deps: ConsoleDeps, id: string | undefined) {
+  if (!id) throw new UsageError("--project <id> is required");
+  const p = await deps.projects.get(id);
+  if (!p) throw new UsageError(`no project ${id}; see projects list`);
+  return p;
+}
+
+function parseScopes(raw: string | undefined, catalogue: string[]): string[] {
+  if (!raw) throw new UsageError(`--scopes is required: a comma-separated list, or all. Scopes: ${catalogue.join(" ")}`);
+  if (raw === "all") return [...catalogue];
+  const scopes = [...new Set(raw.split(",").map((s) => s.trim()).filter(Boolean))];
+  const unknown = scopes.filter((s) => !catalogue.includes(s));
+  if (unknown.length) throw new UsageError(`unknown scope ${unknown.join(", ")}; scopes: ${catalogue.join(" ")}`);
+  return scopes;
+}
+
+function positiveInt(flag: string, raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${raw}`);
+  return n;
+}
+
+function zoneName(raw: string | undefined): string {
+  if (!raw) throw new UsageError("a zone name is required");
+  const zone = canonicalName(raw);
+  const problem = hostNameProblem(zone);
+  if (problem || !zone.includes(".")) throw new UsageError(`invalid zone name ${raw}${problem ? `: ${problem}` : ""}`);
+  return zone;
+}
+
+function table(head: string[], rows: string[][]): string {
+  if (rows.length === 0) return "(none)";
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+}

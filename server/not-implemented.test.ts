@@ -1,0 +1,43 @@
+// Areas of later issues answer 501 not_implemented through the generated stubs, after auth.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startTestPlatform, type Tenant, type TestPlatform } from "./test/harness.ts";
+
+let p: TestPlatform;
+let t: Tenant;
+beforeAll(async () => {
+  p = await startTestPlatform();
+  t = await p.newTenant("later");
+});
+afterAll(() => p.stop());
+
+it.each([
+  ["GET", "/v1/mail/messages"],
+  ["GET", "/v1/mail/stats"],
+  ["GET", "/v1/mailboxes/mbx_1/messages"],
+  ["GET", "/v1/certs/crt_1/status"],
+  ["GET", "/v1/messenger/mybots"],
+  ["GET", "/v1/messenger/mypresets"],
+])("%s %s is 501 not_implemented", async (method, url) => {
+  const res = await t.api(method, url);
+  expect(res.status).toBe(501);
+  expect(res.body).toEqual({ error: expect.any(String), code: "not_implemented" });
+});
+
+it("a valid send is 501, an invalid one 400 first", async () => {
+  expect((await t.api("POST", "/v1/mail/send", { from: `a@${t.domain}`, to: "b@example.org", subject: "hi", text: "x" })).status).toBe(501);
+  expect((await t.api("POST", "/v1/mail/send", { to: 5 })).status).toBe(400);
+});
+
+it("serves the contract, the docs and 405/404 with the error body", async () => {
+  const contract = await fetch(`${p.url}/openapi.json`);
+  expect((await contract.json()).info.version).toBe("1.0.0");
+  const docs = await fetch(`${p.url}/docs`);
+  expect(docs.headers.get("content-type")).toContain("text/html");
+  const wrong = await t.api("PUT", "/v1/mailboxes");
+  expect(wrong.status).toBe(405);
+  expect(wrong.headers.get("allow")).toBe("GET, HEAD, POST");
+  expect((await t.api("GET", "/v2/nothing")).body.code).toBe("not_found");
+  const form = await t.api("POST", "/v1/mailboxes", "name=x", { "content-type": "application/x-www-form-urlencoded" });
+  expect(form.status).toBe(415);
+  expect(form.body.code).toBe("unsupported_media_type");
+});

@@ -1,0 +1,85 @@
+// Starts the real platform (HTTP + DNS + SQLite in a temporary folder) on kernel-chosen ports,
+// and gives tests keys made the way the console makes them.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { issueKey, type IssueKeyInput } from "../auth/issue-key.ts";
+import { scopeCatalogue } from "../auth/scopes.ts";
+import { defaults, type ServerConfig } from "../config.ts";
+import { connectMailDomain } from "../maildomains/handlers.ts";
+import { startPlatform, type Platform } from "../platform.ts";
+
+export interface TestPlatform extends Platform {
+  dataDir: string;
+  /** A project with a zone `<label>.test` bound to it and connected as a mail domain, and a key. */
+  newTenant(label: string, key?: Partial<IssueKeyInput>): Promise<Tenant>;
+  stop(): Promise<void>;
+}
+
+export interface Tenant {
+  projectId: string;
+  domain: string;
+  key: string;
+  api: Api;
+}
+
+export type Api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => Promise<ApiResponse>;
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function startTestPlatform(overrides: Partial<ServerConfig> = {}): Promise<TestPlatform> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "platform-test-"));
+  const config: ServerConfig = {
+    ...defaults,
+    port: 0,
+    dataDir,
+    dns: { enabled: true, host: "127.0.0.1", port: 0 },
+    demo: false,
+    ...overrides,
+  };
+  const platform = await startPlatform(config);
+  const allScopes = scopeCatalogue(platform.openapi);
+  return {
+    ...platform,
+    dataDir,
+    async newTenant(label, key = {}) {
+      const s = platform.services;
+      const project = await s.projects.create(label);
+      const domain = `${label}.test`;
+      await s.zones.createZone({ name: domain, projectId: project.id });
+      await connectMailDomain({ mailDomains: s.mailDomains, zones: s.zones, mailHost: config.mailHost }, project.id, domain);
+      const issued = await issueKey(s.keys, { projectId: project.id, name: label, scopes: allScopes, ...key });
+      return { projectId: project.id, domain, key: issued.key, api: apiFor(platform.url, issued.key) };
+    },
+    async stop() {
+      await platform.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function apiFor(base: string, key: string | undefined): Api {
+  return async (method, url, body, headers = {}) => {
+    const res = await fetch(base + url, {
+      method,
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: keep the text for the assertion message.
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  };
+}
