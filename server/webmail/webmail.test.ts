@@ -1,0 +1,113 @@
+// Webmail login links through HTTP (single use, 60 s, atomic redemption) and the pages in
+// headless Chromium: the cookie is HttpOnly and SameSite, logout ends the session.
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
+import { hashToken } from "./tokens.ts";
+
+const chromiumPath = "/usr/bin/chromium";
+let p: TestPlatform;
+let t: Tenant;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  p = await startTestPlatform();
+  t = await p.newTenant("webmail");
+  await t.api("POST", "/v1/mailboxes", { name: "alice", domain: t.domain, password: "correct horse" });
+});
+afterAll(async () => {
+  await browser?.close();
+  await p.stop();
+});
+
+const link = async (mailbox = `alice@${t.domain}`) => (await t.api("POST", "/v1/webmail/login-link", { mailbox })).body;
+const open = (url: string) => fetch(url, { redirect: "manual" });
+
+describe("login links", () => {
+  it("answers url, email and expiresIn 60; the link signs in once", async () => {
+    const l = await link();
+    expect(l).toEqual({ url: expect.stringMatching(new RegExp(`^${p.url}/webmail/login\\?token=wl_`)), email: `alice@${t.domain}`, expiresIn: 60 });
+    const first = await open(l.url);
+    expect(first.status).toBe(303);
+    expect(first.headers.get("location")).toBe("/webmail");
+    const cookie = first.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect((await open(l.url)).status).toBe(403);
+  });
+
+  it("of many concurrent opens of one link exactly one signs in", async () => {
+    const l = await link();
+    const results = await Promise.all(Array.from({ length: 20 }, () => open(l.url)));
+    expect(results.filter((r) => r.status === 303)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 403)).toHaveLength(19);
+  });
+
+  it("an expired link does not sign in", async () => {
+    const l = await link();
+    const token = new URL(l.url).searchParams.get("token")!;
+    p.db.prepare("UPDATE webmail_links SET expires_at = ? WHERE token_hash = ?").run(Date.now() - 1, hashToken(token));
+    expect((await open(l.url)).status).toBe(403);
+  });
+
+  it("only for a mailbox of the project", async () => {
+    const res = await t.api("POST", "/v1/webmail/login-link", { mailbox: "alice@elsewhere.test" });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].path).toBe("body.mailbox");
+  });
+
+  it("stores only the token's hash", async () => {
+    const l = await link();
+    const token = new URL(l.url).searchParams.get("token")!;
+    expect(JSON.stringify(p.db.prepare("SELECT * FROM webmail_links").all())).not.toContain(token);
+  });
+});
+
+describe.skipIf(!existsSync(chromiumPath))("webmail in Chromium", () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
+  });
+
+  it("signs in through the link, shows the inbox, keeps the cookie from scripts, and logs out", async () => {
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    const l = await link();
+    await page.goto(l.url);
+    expect(new URL(page.url()).pathname).toBe("/webmail");
+    expect(await page.textContent("#mailbox")).toBe(`alice@${t.domain}`);
+    expect(await page.textContent("#empty")).toBe("No messages yet.");
+
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: "platform_webmail", httpOnly: true, sameSite: "Lax", path: "/webmail" });
+    expect(await page.evaluate(() => document.cookie)).toBe("");
+
+    const missing = await page.goto(`${p.url}/webmail/messages/nope`);
+    expect(missing!.status()).toBe(404);
+    await page.goto(`${p.url}/webmail`);
+
+    await page.click("#logout");
+    await page.waitForURL(`${p.url}/webmail`);
+    expect(await page.textContent("h1")).toBe("Not signed in");
+    expect(await context.cookies()).toEqual([]);
+    // The old session is gone on the server too, not only in this browser.
+    const reuse = await fetch(`${p.url}/webmail`, { headers: { cookie: `${cookie.name}=${cookie.value}` } });
+    expect(reuse.status).toBe(401);
+    await context.close();
+  });
+
+  it("a used link shows the expired page in the browser", async () => {
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    const l = await link();
+    await open(l.url);
+    const res = await page.goto(l.url);
+    expect(res!.status()).toBe(403);
+    expect(await page.textContent("h1")).toContain("no longer valid");
+    expect(await context.cookies()).toEqual([]);
+    await context.close();
+  });
+});
