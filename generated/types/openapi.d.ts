@@ -1159,13 +1159,16 @@ export interface components {
          * @enum {string}
          */
         CertificateStatus: "pending" | "active" | "failed";
-        /** @description A record to create. MX requires `priority`; CNAME stands alone at its name and not at `@`. */
+        /**
+         * @description A record to create. MX requires `priority`; CNAME stands alone at its name and not at `@`; an
+         *     identical record or a CNAME conflict is 409 `conflict`.
+         */
         CreateDnsRecordRequest: {
             data: components["schemas"]["RecordData"];
             name: components["schemas"]["RecordName"];
             /**
              * Format: int32
-             * @description For MX and SRV, 0 to 65535.
+             * @description Required for MX, 0 to 65535; not accepted for other types (SRV carries it in `data`).
              */
             priority?: number;
             /**
@@ -1280,7 +1283,7 @@ export interface components {
             name: components["schemas"]["RecordName"];
             /**
              * Format: int32
-             * @description For MX and SRV.
+             * @description For MX (SRV carries its priority in `data`).
              */
             priority?: number;
             /**
@@ -1766,13 +1769,14 @@ export interface components {
         };
         /**
          * @description Record value by type: A an IPv4 address; AAAA an IPv6 address; MX, CNAME and NS a host name;
-         *     TXT any text (split into 255-byte strings when served); SRV `weight port target` with
-         *     `priority` apart, or `priority weight port target`; CAA `flags tag value`.
+         *     TXT printable text up to 4096 bytes (split into 255-byte strings when served); SRV
+         *     `priority weight port target` at a name `_service._proto`; CAA `flags tag value`.
          */
         RecordData: string;
         /**
          * @description A record name relative to its zone: `@` is the zone root; otherwise labels of
-         *     `[A-Za-z0-9_-]` (and `*` as the first label).
+         *     `[A-Za-z0-9_-]`, up to 63 characters each. A name ending in the zone (with or without the final
+         *     dot) is taken as absolute. Wildcards are not supported.
          */
         RecordName: string;
         /**
