@@ -619,7 +619,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "format": "int32",
           "minimum": 0,
           "maximum": 65535,
-          "description": "For MX and SRV, 0 to 65535."
+          "description": "Required for MX, 0 to 65535; not accepted for other types (SRV carries it in `data`)."
         },
         "ttl": {
           "type": "integer",
@@ -630,7 +630,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "default": 3600
         }
       },
-      "description": "A record to create. MX requires `priority`; CNAME stands alone at its name and not at `@`."
+      "description": "A record to create. MX requires `priority`; CNAME stands alone at its name and not at `@`; an\nidentical record or a CNAME conflict is 409 `conflict`."
     },
     "CreateGroupRequest": {
       "type": "object",
@@ -924,7 +924,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "priority": {
           "type": "integer",
           "format": "int32",
-          "description": "For MX and SRV."
+          "description": "For MX (SRV carries its priority in `data`)."
         },
         "ttl": {
           "type": "integer",
@@ -2159,13 +2159,13 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       "type": "string",
       "minLength": 1,
       "maxLength": 4096,
-      "description": "Record value by type: A an IPv4 address; AAAA an IPv6 address; MX, CNAME and NS a host name;\nTXT any text (split into 255-byte strings when served); SRV `weight port target` with\n`priority` apart, or `priority weight port target`; CAA `flags tag value`."
+      "description": "Record value by type: A an IPv4 address; AAAA an IPv6 address; MX, CNAME and NS a host name;\nTXT printable text up to 4096 bytes (split into 255-byte strings when served); SRV\n`priority weight port target` at a name `_service._proto`; CAA `flags tag value`."
     },
     "RecordName": {
       "type": "string",
       "maxLength": 253,
-      "pattern": "^(@|(\\*\\.)?[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(\\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*|\\*)$",
-      "description": "A record name relative to its zone: `@` is the zone root; otherwise labels of\n`[A-Za-z0-9_-]` (and `*` as the first label)."
+      "pattern": "^(@|[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(\\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*)$",
+      "description": "A record name relative to its zone: `@` is the zone root; otherwise labels of\n`[A-Za-z0-9_-]`, up to 63 characters each. A name ending in the zone (with or without the final\ndot) is taken as absolute. Wildcards are not supported."
     },
     "ResourceId": {
       "type": "string",
