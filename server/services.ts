@@ -1,10 +1,12 @@
 // Wires the embedded default: every repository on the one SQLite file. A PostgreSQL deployment
 // would provide the same interfaces here and leave handlers untouched.
 import type { DatabaseSync } from "node:sqlite";
+import { CachedKeyRepository } from "./auth/cached-key-repository.ts";
 import { FixedWindowRateLimiter } from "./auth/rate-limiter.ts";
 import type { KeyRepository } from "./auth/key-repository.ts";
 import { SqliteKeyRepository } from "./auth/sqlite-key-repository.ts";
 import type { ServerConfig } from "./config.ts";
+import { otherWriterWatcher } from "./db/data-version.ts";
 import { createResolver, type DnsResolver } from "./dns/resolver.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
 import type { DnsRecordRepository } from "./dns/zone-repository.ts";
@@ -42,7 +44,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
   return {
     config,
     projects: new SqliteProjectRepository(db),
-    keys: new SqliteKeyRepository(db),
+    keys: new CachedKeyRepository(new SqliteKeyRepository(db), otherWriterWatcher(db)),
     limiter: new FixedWindowRateLimiter(),
     zones: new SqliteDnsRecordRepository(db),
     mailDomains: new SqliteMailDomainRepository(db),

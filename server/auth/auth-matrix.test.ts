@@ -1,5 +1,8 @@
 // The auth, scope, isolation and rate-limit matrix, through HTTP on a real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { SqliteKeyRepository } from "./sqlite-key-repository.ts";
 import { apiFor, startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 
 let p: TestPlatform;
@@ -31,6 +34,16 @@ describe("authentication", () => {
     expect((await t.api("GET", "/v1/mailboxes")).status).toBe(200);
     const [key] = await p.services.keys.list(t.projectId);
     await p.services.keys.revoke(key.id);
+    expect((await t.api("GET", "/v1/mailboxes")).status).toBe(401);
+  });
+
+  it("a key revoked by another process (the console) is 401 on the next request", async () => {
+    const t = await p.newTenant("console-revoked");
+    expect((await t.api("GET", "/v1/mailboxes")).status).toBe(200); // now cached in the server
+    const other = new DatabaseSync(path.join(p.dataDir, "platform.sqlite"));
+    const [key] = await new SqliteKeyRepository(other).list(t.projectId);
+    await new SqliteKeyRepository(other).revoke(key.id);
+    other.close();
     expect((await t.api("GET", "/v1/mailboxes")).status).toBe(401);
   });
 

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepare } from "../db/statements.ts";
 import { transaction } from "../db/database.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { ApiKeyRecord, KeyRepository, NewApiKey, QuotaCounter } from "./key-repository.ts";
@@ -37,29 +38,28 @@ export class SqliteKeyRepository implements KeyRepository {
 
   async create(k: NewApiKey): Promise<ApiKeyRecord> {
     const id = newId("key");
-    this.db
-      .prepare(
+    prepare(this.db, 
         `INSERT INTO api_keys (id, project_id, name, hint, hash, scopes, rate_limit, daily_quota, monthly_quota, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(id, k.projectId, k.name, k.hint, k.hash, JSON.stringify(k.scopes), k.rateLimit, k.dailyQuota, k.monthlyQuota, nowIso());
-    return toKey(this.db.prepare("SELECT * FROM api_keys WHERE id = ?").get(id) as unknown as Row);
+    return toKey(prepare(this.db, "SELECT * FROM api_keys WHERE id = ?").get(id) as unknown as Row);
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.db.prepare("SELECT * FROM api_keys WHERE hash = ?").get(hash) as Row | undefined;
+    const row = prepare(this.db, "SELECT * FROM api_keys WHERE hash = ?").get(hash) as Row | undefined;
     return row && toKey(row);
   }
 
   async list(projectId?: string): Promise<ApiKeyRecord[]> {
     const rows = projectId
-      ? this.db.prepare("SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id").all(projectId)
-      : this.db.prepare("SELECT * FROM api_keys ORDER BY created_at, id").all();
+      ? prepare(this.db, "SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id").all(projectId)
+      : prepare(this.db, "SELECT * FROM api_keys ORDER BY created_at, id").all();
     return (rows as unknown as Row[]).map(toKey);
   }
 
   async revoke(id: string): Promise<boolean> {
-    const r = this.db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(nowIso(), id);
+    const r = prepare(this.db, "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(nowIso(), id);
     return Number(r.changes) > 0;
   }
 
@@ -68,12 +68,12 @@ export class SqliteKeyRepository implements KeyRepository {
     // One IMMEDIATE transaction: other processes on the same file cannot interleave between
     // the check and the increment, so a quota is never overshot.
     return transaction(this.db, () => {
-      const read = this.db.prepare("SELECT count FROM key_usage WHERE key_id = ? AND period = ?");
+      const read = prepare(this.db, "SELECT count FROM key_usage WHERE key_id = ? AND period = ?");
       for (const c of counters) {
         const row = read.get(keyId, c.period) as { count: number } | undefined;
         if ((row?.count ?? 0) >= c.limit) return c;
       }
-      const bump = this.db.prepare(
+      const bump = prepare(this.db, 
         "INSERT INTO key_usage (key_id, period, count) VALUES (?, ?, 1) ON CONFLICT (key_id, period) DO UPDATE SET count = count + 1",
       );
       for (const c of counters) bump.run(keyId, c.period);

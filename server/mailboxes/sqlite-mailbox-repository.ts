@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { MailboxKind, MailboxRecord, MailboxRepository, NewMailbox } from "./mailbox-repository.ts";
 
@@ -15,7 +16,9 @@ interface Row {
   created_at: string;
 }
 
-const columns = `m.*, (SELECT COUNT(*) FROM group_members g WHERE g.group_id = m.id) AS members_count`;
+// Named columns keep the password hash out of every read; members are counted only for groups.
+const columns = `m.id, m.project_id, m.domain_id, m.kind, m.email, m.description, m.shared, m.used_bytes, m.created_at,
+  CASE m.kind WHEN 'group' THEN (SELECT COUNT(*) FROM group_members g WHERE g.group_id = m.id) ELSE 0 END AS members_count`;
 
 const toRecord = (r: Row): MailboxRecord => ({
   id: r.id,
@@ -39,8 +42,7 @@ export class SqliteMailboxRepository implements MailboxRepository {
   async create(m: NewMailbox): Promise<MailboxRecord | undefined> {
     const id = newId(m.kind === "group" ? "grp" : "mbx");
     // The UNIQUE email constraint decides races between two creates of one address.
-    const r = this.db
-      .prepare(
+    const r = prepare(this.db, 
         `INSERT INTO mailboxes (id, project_id, domain_id, kind, email, password_hash, description, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING`,
       )
@@ -51,51 +53,47 @@ export class SqliteMailboxRepository implements MailboxRepository {
 
   async list(projectId: string, kind?: MailboxKind): Promise<MailboxRecord[]> {
     const rows = kind
-      ? this.db.prepare(`SELECT ${columns} FROM mailboxes m WHERE project_id = ? AND kind = ? ORDER BY email`).all(projectId, kind)
-      : this.db.prepare(`SELECT ${columns} FROM mailboxes m WHERE project_id = ? ORDER BY email`).all(projectId);
+      ? prepare(this.db, `SELECT ${columns} FROM mailboxes m WHERE project_id = ? AND kind = ? ORDER BY email`).all(projectId, kind)
+      : prepare(this.db, `SELECT ${columns} FROM mailboxes m WHERE project_id = ? ORDER BY email`).all(projectId);
     return (rows as unknown as Row[]).map(toRecord);
   }
 
   async get(projectId: string, id: string, kind: MailboxKind): Promise<MailboxRecord | undefined> {
-    const row = this.db.prepare(`SELECT ${columns} FROM mailboxes m WHERE project_id = ? AND id = ? AND kind = ?`).get(projectId, id, kind);
+    const row = prepare(this.db, `SELECT ${columns} FROM mailboxes m WHERE project_id = ? AND id = ? AND kind = ?`).get(projectId, id, kind);
     return row ? toRecord(row as unknown as Row) : undefined;
   }
 
   async findByEmail(projectId: string, email: string, kind: MailboxKind): Promise<MailboxRecord | undefined> {
-    const row = this.db
-      .prepare(`SELECT ${columns} FROM mailboxes m WHERE project_id = ? AND email = ? AND kind = ?`)
+    const row = prepare(this.db, `SELECT ${columns} FROM mailboxes m WHERE project_id = ? AND email = ? AND kind = ?`)
       .get(projectId, email.toLowerCase(), kind);
     return row ? toRecord(row as unknown as Row) : undefined;
   }
 
   async delete(projectId: string, id: string, kind: MailboxKind): Promise<boolean> {
-    const r = this.db.prepare("DELETE FROM mailboxes WHERE project_id = ? AND id = ? AND kind = ?").run(projectId, id, kind);
+    const r = prepare(this.db, "DELETE FROM mailboxes WHERE project_id = ? AND id = ? AND kind = ?").run(projectId, id, kind);
     return Number(r.changes) > 0;
   }
 
   async setShared(projectId: string, id: string, shared: boolean): Promise<boolean> {
-    const r = this.db
-      .prepare("UPDATE mailboxes SET shared = ? WHERE project_id = ? AND id = ? AND kind = 'mailbox'")
+    const r = prepare(this.db, "UPDATE mailboxes SET shared = ? WHERE project_id = ? AND id = ? AND kind = 'mailbox'")
       .run(shared ? 1 : 0, projectId, id);
     return Number(r.changes) > 0;
   }
 
   async listMembers(groupId: string): Promise<MailboxRecord[]> {
-    const rows = this.db
-      .prepare(`SELECT ${columns} FROM group_members gm JOIN mailboxes m ON m.id = gm.mailbox_id WHERE gm.group_id = ? ORDER BY m.email`)
+    const rows = prepare(this.db, `SELECT ${columns} FROM group_members gm JOIN mailboxes m ON m.id = gm.mailbox_id WHERE gm.group_id = ? ORDER BY m.email`)
       .all(groupId);
     return (rows as unknown as Row[]).map(toRecord);
   }
 
   async addMember(groupId: string, mailboxId: string): Promise<boolean> {
-    const r = this.db
-      .prepare("INSERT INTO group_members (group_id, mailbox_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+    const r = prepare(this.db, "INSERT INTO group_members (group_id, mailbox_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
       .run(groupId, mailboxId, nowIso());
     return Number(r.changes) > 0;
   }
 
   async removeMember(groupId: string, mailboxId: string): Promise<boolean> {
-    const r = this.db.prepare("DELETE FROM group_members WHERE group_id = ? AND mailbox_id = ?").run(groupId, mailboxId);
+    const r = prepare(this.db, "DELETE FROM group_members WHERE group_id = ? AND mailbox_id = ?").run(groupId, mailboxId);
     return Number(r.changes) > 0;
   }
 }

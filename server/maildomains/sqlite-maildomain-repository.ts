@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { MailDomainRecord, MailDomainRepository, NewMailDomain } from "./maildomain-repository.ts";
 
@@ -32,8 +33,7 @@ export class SqliteMailDomainRepository implements MailDomainRepository {
 
   async create(d: NewMailDomain): Promise<MailDomainRecord | undefined> {
     const id = newId("dom");
-    const r = this.db
-      .prepare(
+    const r = prepare(this.db, 
         `INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key, dkim_public_key, verification_token, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
       )
@@ -43,12 +43,12 @@ export class SqliteMailDomainRepository implements MailDomainRepository {
   }
 
   async list(projectId: string): Promise<MailDomainRecord[]> {
-    const rows = this.db.prepare("SELECT * FROM mail_domains WHERE project_id = ? ORDER BY name").all(projectId);
+    const rows = prepare(this.db, "SELECT * FROM mail_domains WHERE project_id = ? ORDER BY name").all(projectId);
     return (rows as unknown as Row[]).map(toRecord);
   }
 
   async getByName(projectId: string, name: string): Promise<MailDomainRecord | undefined> {
-    const row = this.db.prepare("SELECT * FROM mail_domains WHERE project_id = ? AND name = ?").get(projectId, name.toLowerCase());
+    const row = prepare(this.db, "SELECT * FROM mail_domains WHERE project_id = ? AND name = ?").get(projectId, name.toLowerCase());
     return row ? toRecord(row as unknown as Row) : undefined;
   }
 }

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { DlpMode, Project, ProjectRepository } from "./project-repository.ts";
 
@@ -20,21 +21,21 @@ export class SqliteProjectRepository implements ProjectRepository {
 
   async create(name: string): Promise<Project> {
     const id = newId("prj");
-    this.db.prepare("INSERT INTO projects (id, name, created_at) VALUES (?, ?, ?)").run(id, name, nowIso());
+    prepare(this.db, "INSERT INTO projects (id, name, created_at) VALUES (?, ?, ?)").run(id, name, nowIso());
     return (await this.get(id))!;
   }
 
   async get(id: string): Promise<Project | undefined> {
-    const row = this.db.prepare("SELECT * FROM projects WHERE id = ?").get(id) as Row | undefined;
+    const row = prepare(this.db, "SELECT * FROM projects WHERE id = ?").get(id) as Row | undefined;
     return row && toProject(row);
   }
 
   async list(): Promise<Project[]> {
-    return (this.db.prepare("SELECT * FROM projects ORDER BY created_at, id").all() as unknown as Row[]).map(toProject);
+    return (prepare(this.db, "SELECT * FROM projects ORDER BY created_at, id").all() as unknown as Row[]).map(toProject);
   }
 
   async setDlpPolicy(id: string, mode: DlpMode, ocr: boolean): Promise<boolean> {
-    const r = this.db.prepare("UPDATE projects SET dlp_mode = ?, dlp_ocr = ? WHERE id = ?").run(mode, ocr ? 1 : 0, id);
+    const r = prepare(this.db, "UPDATE projects SET dlp_mode = ?, dlp_ocr = ? WHERE id = ?").run(mode, ocr ? 1 : 0, id);
     return Number(r.changes) > 0;
   }
 }

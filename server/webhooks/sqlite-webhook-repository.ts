@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { DeliveryRecord, WebhookRecord, WebhookRepository } from "./webhook-repository.ts";
 
@@ -41,38 +42,36 @@ export class SqliteWebhookRepository implements WebhookRepository {
 
   async create(w: Omit<WebhookRecord, "id" | "createdAt" | "active">): Promise<WebhookRecord> {
     const id = newId("whk");
-    this.db
-      .prepare("INSERT INTO webhooks (id, project_id, url, events, secret_enc, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+    prepare(this.db, "INSERT INTO webhooks (id, project_id, url, events, secret_enc, created_at) VALUES (?, ?, ?, ?, ?, ?)")
       .run(id, w.projectId, w.url, JSON.stringify(w.events), w.secretSealed, nowIso());
     return (await this.get(w.projectId, id))!;
   }
 
   async list(projectId: string): Promise<WebhookRecord[]> {
-    return (this.db.prepare("SELECT * FROM webhooks WHERE project_id = ? ORDER BY created_at, id").all(projectId) as unknown as HookRow[]).map(toHook);
+    return (prepare(this.db, "SELECT * FROM webhooks WHERE project_id = ? ORDER BY created_at, id").all(projectId) as unknown as HookRow[]).map(toHook);
   }
 
   async get(projectId: string, id: string): Promise<WebhookRecord | undefined> {
-    const row = this.db.prepare("SELECT * FROM webhooks WHERE project_id = ? AND id = ?").get(projectId, id);
+    const row = prepare(this.db, "SELECT * FROM webhooks WHERE project_id = ? AND id = ?").get(projectId, id);
     return row ? toHook(row as unknown as HookRow) : undefined;
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {
-    return Number(this.db.prepare("DELETE FROM webhooks WHERE project_id = ? AND id = ?").run(projectId, id).changes) > 0;
+    return Number(prepare(this.db, "DELETE FROM webhooks WHERE project_id = ? AND id = ?").run(projectId, id).changes) > 0;
   }
 
   async listDeliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    const rows = this.db.prepare("SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?").all(webhookId, limit);
+    const rows = prepare(this.db, "SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?").all(webhookId, limit);
     return (rows as unknown as DeliveryRow[]).map(toDelivery);
   }
 
   async getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined> {
-    const row = this.db.prepare("SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND id = ?").get(webhookId, id);
+    const row = prepare(this.db, "SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND id = ?").get(webhookId, id);
     return row ? toDelivery(row as unknown as DeliveryRow) : undefined;
   }
 
   async recordAttempt(id: number, status: DeliveryRecord["status"], httpCode: number): Promise<void> {
-    this.db
-      .prepare("UPDATE webhook_deliveries SET status = ?, http_code = ?, attempts = attempts + 1, next_attempt_at = NULL WHERE id = ?")
+    prepare(this.db, "UPDATE webhook_deliveries SET status = ?, http_code = ?, attempts = attempts + 1, next_attempt_at = NULL WHERE id = ?")
       .run(status, httpCode, id);
   }
 }

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepare } from "../db/statements.ts";
 import type { WebmailRepository } from "./webmail-repository.ts";
 
 export class SqliteWebmailRepository implements WebmailRepository {
@@ -8,24 +9,22 @@ export class SqliteWebmailRepository implements WebmailRepository {
   }
 
   async createLink(tokenHash: string, mailboxId: string, expiresAtMs: number): Promise<void> {
-    this.db.prepare("INSERT INTO webmail_links (token_hash, mailbox_id, expires_at) VALUES (?, ?, ?)").run(tokenHash, mailboxId, expiresAtMs);
+    prepare(this.db, "INSERT INTO webmail_links (token_hash, mailbox_id, expires_at) VALUES (?, ?, ?)").run(tokenHash, mailboxId, expiresAtMs);
   }
 
   async redeemLink(tokenHash: string, nowMs: number): Promise<string | undefined> {
     // UPDATE ... RETURNING is one atomic step in SQLite, across processes too.
-    const row = this.db
-      .prepare("UPDATE webmail_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING mailbox_id")
+    const row = prepare(this.db, "UPDATE webmail_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING mailbox_id")
       .get(nowMs, tokenHash, nowMs) as { mailbox_id: string } | undefined;
     return row?.mailbox_id;
   }
 
   async createSession(idHash: string, mailboxId: string, expiresAtMs: number): Promise<void> {
-    this.db.prepare("INSERT INTO webmail_sessions (id_hash, mailbox_id, expires_at) VALUES (?, ?, ?)").run(idHash, mailboxId, expiresAtMs);
+    prepare(this.db, "INSERT INTO webmail_sessions (id_hash, mailbox_id, expires_at) VALUES (?, ?, ?)").run(idHash, mailboxId, expiresAtMs);
   }
 
   async getSession(idHash: string, nowMs: number): Promise<{ mailboxId: string; email: string } | undefined> {
-    const row = this.db
-      .prepare(
+    const row = prepare(this.db, 
         `SELECT s.mailbox_id, m.email FROM webmail_sessions s JOIN mailboxes m ON m.id = s.mailbox_id
          WHERE s.id_hash = ? AND s.expires_at > ?`,
       )
@@ -34,6 +33,6 @@ export class SqliteWebmailRepository implements WebmailRepository {
   }
 
   async deleteSession(idHash: string): Promise<void> {
-    this.db.prepare("DELETE FROM webmail_sessions WHERE id_hash = ?").run(idHash);
+    prepare(this.db, "DELETE FROM webmail_sessions WHERE id_hash = ?").run(idHash);
   }
 }

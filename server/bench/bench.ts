@@ -1,0 +1,110 @@
+// `npm run bench`: GET /v1/mailboxes on the full platform (auth, rate limit, SQLite, validation,
+// serialization) against a bare fastify route answering the same JSON, in the same run; then the
+// DNS server against a bare dns-packet responder (server/dns/bench.ts). Each HTTP server runs in
+// its own worker thread, so the autocannon client on the main thread does not share its loop.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import fastify from "fastify";
+
+type Target = "bare" | "platform";
+interface Ready {
+  url: string;
+  key?: string;
+}
+interface CannonResult {
+  requests: { average: number };
+  latency: { p99: number };
+  non2xx: number;
+  errors: number;
+}
+const autocannon = createRequire(import.meta.url)("autocannon") as (opts: object) => Promise<CannonResult>;
+
+async function serve(target: Target): Promise<Ready & { close(): Promise<void> }> {
+  const { startTestPlatform } = await import("../test/harness.ts");
+  const p = await startTestPlatform({ dns: { enabled: false, host: "127.0.0.1", port: 0 } });
+  // A key whose limit the benchmark never reaches, on a project with ten mailboxes.
+  const t = await p.newTenant("bench", { rateLimit: 1_000_000_000 });
+  for (let i = 0; i < 10; i++) await t.api("POST", "/v1/mailboxes", { name: `user${i}`, domain: t.domain, password: "correct horse" });
+  const body = (await t.api("GET", "/v1/mailboxes")).body;
+  if (target === "platform") return { url: `${p.url}/v1/mailboxes`, key: t.key, close: () => p.stop() };
+  await p.stop();
+  const app = fastify();
+  app.get("/v1/mailboxes", async () => body);
+  const url = await app.listen({ host: "127.0.0.1", port: 0 });
+  return { url: `${url}/v1/mailboxes`, close: () => app.close() };
+}
+
+function startWorker(target: Target): Promise<{ worker: Worker; ready: Ready }> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { target } });
+  return new Promise((resolve, reject) => {
+    worker.once("message", (ready: Ready) => resolve({ worker, ready }));
+    worker.once("error", reject);
+  });
+}
+
+async function drive(ready: Ready, duration: number, connections: number): Promise<CannonResult> {
+  return autocannon({
+    url: ready.url,
+    duration,
+    connections,
+    headers: ready.key ? { authorization: `Bearer ${ready.key}` } : {},
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: "string", default: "5" },
+      connections: { type: "string", default: "10" },
+      rounds: { type: "string", default: "3" },
+      "skip-dns": { type: "boolean", default: false },
+    },
+  });
+  const [duration, connections, rounds] = [values.duration, values.connections, values.rounds].map(Number);
+  const servers = { bare: await startWorker("bare"), platform: await startWorker("platform") };
+  const rps: Record<Target, number[]> = { bare: [], platform: [] };
+  const p99: Record<Target, number[]> = { bare: [], platform: [] };
+  let failures = 0;
+  try {
+    for (const target of ["bare", "platform"] as const) await drive(servers[target].ready, 1, connections); // warm-up
+    // Alternating rounds spread any drift of the machine over both targets alike.
+    for (let round = 0; round < rounds; round++) {
+      for (const target of ["bare", "platform"] as const) {
+        const r = await drive(servers[target].ready, duration, connections);
+        rps[target].push(r.requests.average);
+        p99[target].push(r.latency.p99);
+        failures += r.non2xx + r.errors;
+      }
+    }
+  } finally {
+    for (const s of Object.values(servers)) s.worker.postMessage("stop");
+  }
+  const bare = median(rps.bare);
+  const platform = median(rps.platform);
+  console.log(`HTTP benchmark: autocannon, ${connections} connections, ${rounds} x ${duration} s per target, loopback, median of rounds`);
+  console.log(`  bare fastify JSON route:   ${Math.round(bare)} req/s (p99 ${median(p99.bare)} ms)`);
+  console.log(`  platform GET /v1/mailboxes: ${Math.round(platform)} req/s (p99 ${median(p99.platform)} ms)`);
+  console.log(`  ratio ${(platform / bare).toFixed(2)} (goal at least 0.5)${failures ? `; ${failures} non-2xx or errors` : ""}`);
+  if (!values["skip-dns"]) {
+    const { benchmarkDns } = await import("../dns/bench.ts");
+    const dns = await benchmarkDns();
+    console.log(`DNS benchmark: bare dns-packet ${Math.round(dns.bareQps)} qps, platform ${Math.round(dns.platformQps)} qps, ratio ${dns.ratio.toFixed(2)} (goal at least 0.7)${dns.lost ? `, ${dns.lost} lost` : ""}`);
+  }
+}
+
+if (isMainThread) {
+  await main();
+} else {
+  const server = await serve((workerData as { target: Target }).target);
+  parentPort!.postMessage({ url: server.url, key: server.key });
+  parentPort!.once("message", async () => {
+    await server.close();
+    process.exit(0);
+  });
+}
