@@ -1,0 +1,15 @@
+// A request that breaks the schema (one constraint at a time) must be refused with a 4xx.
+import type { Check } from "../engine/check-api.ts";
+import { judgesData } from "../engine/response-spec.ts";
+
+export const negativeDataRejection: Check = {
+  name: "negative_data_rejection",
+  title: "API accepted schema-violating request",
+  severity: "high",
+  stateless: false,
+  response(_ctx, ex) {
+    if (!judgesData(ex) || ex.case.mode !== "negative") return null;
+    if (ex.response.status >= 400) return [];
+    return [{ message: `invalid input accepted (${ex.case.mutation})`, expected: "4xx", got: String(ex.response.status) }];
+  },
+};

@@ -1,0 +1,25 @@
+// A JSON body must be JSON and match the schema documented for its status and media type.
+import type { Check } from "../engine/check-api.ts";
+import { asDocumented, mediaMatches, mediaType, responseFor, short } from "../engine/response-spec.ts";
+import { validate } from "../engine/validator.ts";
+
+export const responseSchemaConformance: Check = {
+  name: "response_schema_conformance",
+  title: "Response violates schema",
+  severity: "high",
+  stateless: true,
+  response(_ctx, ex) {
+    if (!asDocumented(ex)) return null;
+    const spec = responseFor(ex.operation, ex.response.status);
+    if (!spec) return null;
+    const actual = mediaType(ex.response.headers["content-type"]) ?? "application/json";
+    const entry = Object.entries(spec.content).find(([m]) => mediaMatches(m, actual) && /json/.test(m));
+    if (!entry?.[1].schema) return null;
+    if (!ex.response.isJson) {
+      return [{ title: "JSON deserialization error", message: `[${ex.response.status}] body is not JSON: ${short(ex.response.text, 120)}`, expected: "JSON body", got: short(ex.response.text, 120) }];
+    }
+    const verdict = validate(entry[1].schema, ex.response.json);
+    if (verdict.valid) return [];
+    return [{ message: `[${ex.response.status}] ${verdict.errors.join("; ")}`, expected: "body matching the documented schema", got: short(JSON.stringify(ex.response.json)) }];
+  },
+};

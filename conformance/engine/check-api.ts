@@ -1,0 +1,55 @@
+// The contract between the engine and the checks. A check is one file under conformance/checks/
+// exporting a `Check`; it either judges every response (`response`) or drives its own requests
+// (`probe`). Returning `null` means "not applicable here", which is counted neither way.
+import type { Case, Contract, Exchange, Finding, JsonSchema, KeyRole, Operation, Phase, Severity } from "./types.ts";
+import type { ResourceGraph } from "./resources.ts";
+import type { ResolvedConfig } from "./config.ts";
+
+export interface SendOptions {
+  /** credential to use: a key string, `null` for none; default is the all-scopes key */
+  key?: string | null;
+  keyRole?: KeyRole;
+  method?: string;
+  probe?: string;
+  phase?: Phase;
+  /** not shown to the response checks (shrinking replays judge one check themselves) */
+  silent?: boolean;
+}
+
+export interface KeyProvider {
+  /** the key holding every scope (may be undefined when the API is open) */
+  all?: string;
+  /** a key holding exactly these scopes, when the config can make one */
+  forScopes(scopes: string[]): Promise<string | undefined>;
+  otherProject?: string;
+  lowLimit?: string;
+  invalid: string;
+}
+
+export interface CheckContext {
+  contract: Contract;
+  config: ResolvedConfig;
+  seed: number;
+  keys: KeyProvider;
+  resources: ResourceGraph;
+  /** the schema every 4xx/5xx body must satisfy, if the contract or config names one */
+  errorSchema?: JsonSchema;
+  send(op: Operation, c: Case, opts?: SendOptions): Promise<Exchange>;
+  /** a seeded positive case for the operation, fixtures applied */
+  sampleCase(op: Operation, salt?: number): Case | undefined;
+  operation(id: string): Operation | undefined;
+}
+
+export interface Check {
+  name: string;
+  title: string;
+  severity: Severity;
+  /** false when a stateless mock cannot pass it (see README) */
+  stateless: boolean;
+  /** probes run in this phase; response checks run on every phase */
+  phase?: Phase;
+  /** opt-in checks run only when named with --checks */
+  optIn?: boolean;
+  response?(ctx: CheckContext, ex: Exchange): Finding[] | null;
+  probe?(ctx: CheckContext, op: Operation): Promise<Finding[] | null>;
+}

@@ -1,0 +1,102 @@
+// The CheckContext the checks see: a `send` that applies auth, hooks and bookkeeping, seeded
+// sample cases, keys and the resource graph.
+import fc from "fast-check";
+import { authHeaders } from "./auth.ts";
+import { positiveCaseArb } from "./case-arbitrary.ts";
+import type { CheckContext, KeyProvider, SendOptions } from "./check-api.ts";
+import { scopedKeyMaker, type ResolvedConfig } from "./config.ts";
+import { applyAfter, applyBefore, type Hooks } from "./hooks.ts";
+import type { HttpClient } from "./http-client.ts";
+import type { Ledger } from "./ledger.ts";
+import { prepareRequest } from "./request.ts";
+import { buildResourceGraph } from "./resources.ts";
+import type { Case, Contract, Exchange, JsonSchema, Operation } from "./types.ts";
+
+export interface ContextDeps {
+  contract: Contract;
+  config: ResolvedConfig;
+  baseUrl: string;
+  seed: number;
+  client: HttpClient;
+  ledger: Ledger;
+  hooks: Hooks;
+  headers: Record<string, string>;
+  /** called for every exchange so response checks see probe traffic too */
+  observe(ex: Exchange): void;
+}
+
+export function createContext(deps: ContextDeps): CheckContext {
+  const { contract, config, client, ledger } = deps;
+  const byId = new Map(contract.operations.map((o) => [o.id, o]));
+  const arbs = new Map<string, fc.Arbitrary<Case>>();
+  const keys: KeyProvider = {
+    all: config.keys?.all,
+    forScopes: scopedKeyMaker(config),
+    otherProject: config.keys?.otherProject,
+    lowLimit: config.keys?.lowLimit,
+    invalid: config.keys?.invalid ?? "invalid_key_0000000000000000",
+  };
+  const ctx: CheckContext = {
+    contract,
+    config,
+    seed: deps.seed,
+    keys,
+    resources: buildResourceGraph(contract),
+    errorSchema: config.errorSchema ?? inferErrorSchema(contract),
+    operation: (id) => byId.get(id),
+    sampleCase(op, salt = 0) {
+      let arb = arbs.get(op.id);
+      if (!arb) arbs.set(op.id, (arb = positiveCaseArb(op, { overrides: config.values })));
+      try {
+        return fc.sample(arb, { seed: deps.seed + salt, numRuns: 1 })[0];
+      } catch {
+        return undefined; // the schema admits no value the generator can find
+      }
+    },
+    async send(op: Operation, c0: Case, opts: SendOptions = {}): Promise<Exchange> {
+      const c = opts.probe ? c0 : await applyBefore(deps.hooks, op, c0);
+      const key = opts.key === undefined ? keys.all : opts.key;
+      const defaults = { ...deps.headers, ...authHeaders(contract, op, key) };
+      const request = prepareRequest(deps.baseUrl, op, c, defaults);
+      if (opts.method) request.method = opts.method;
+      let response;
+      try {
+        response = await client.send(request);
+      } catch (error) {
+        // A dropped connection is the server failing, reported like a 5xx would be.
+        response = { status: 599, headers: {}, text: String((error as Error).message), isJson: false };
+      }
+      const ex: Exchange = {
+        operation: op,
+        case: c,
+        request,
+        response,
+        phase: opts.phase ?? "stateful",
+        keyRole: opts.keyRole ?? (opts.key === undefined ? "default" : opts.key === null ? "none" : "scoped"),
+        probe: opts.probe,
+      };
+      ledger.exchange(ex);
+      if (!opts.probe) await applyAfter(deps.hooks, ex);
+      if (!opts.silent) deps.observe(ex);
+      return ex;
+    },
+  };
+  return ctx;
+}
+
+/** The error schema most 4xx/5xx responses of the contract share, if any. */
+export function inferErrorSchema(contract: Contract): JsonSchema | undefined {
+  const counts = new Map<string, { schema: JsonSchema; n: number }>();
+  for (const op of contract.operations) {
+    for (const r of op.responses) {
+      if (!/^(4|5|default)/i.test(r.status)) continue;
+      const schema = Object.entries(r.content).find(([m]) => /json/.test(m))?.[1].schema;
+      if (!schema) continue;
+      const key = JSON.stringify(schema);
+      const entry = counts.get(key) ?? { schema, n: 0 };
+      entry.n++;
+      counts.set(key, entry);
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.n - a.n)[0]?.schema;
+}

@@ -1,0 +1,64 @@
+// Everything a run learns: per operation and check, how often it passed and failed; distinct
+// failures; which statuses each operation answered. Reports and the summary line read only this.
+import type { Exchange, Failure, Operation } from "./types.ts";
+
+export interface Outcome {
+  passed: number;
+  failed: number;
+}
+
+export interface OperationCoverage {
+  operation: Operation;
+  cases: number;
+  statuses: Map<number, number>;
+}
+
+export class Ledger {
+  outcomes = new Map<string, Map<string, Outcome>>();
+  failures: Failure[] = [];
+  coverage = new Map<string, OperationCoverage>();
+  requests = 0;
+  private seen = new Set<string>();
+
+  constructor(operations: Operation[]) {
+    for (const op of operations) this.coverage.set(op.id, { operation: op, cases: 0, statuses: new Map() });
+  }
+
+  exchange(ex: Exchange) {
+    this.requests++;
+    const cov = this.coverage.get(ex.operation.id);
+    if (!cov || ex.probe === "unsupported_method") return;
+    cov.cases++;
+    cov.statuses.set(ex.response.status, (cov.statuses.get(ex.response.status) ?? 0) + 1);
+  }
+
+  outcome(operation: string, check: string, ok: boolean) {
+    let byCheck = this.outcomes.get(operation);
+    if (!byCheck) this.outcomes.set(operation, (byCheck = new Map()));
+    const o = byCheck.get(check) ?? { passed: 0, failed: 0 };
+    if (ok) o.passed++;
+    else o.failed++;
+    byCheck.set(check, o);
+  }
+
+  /** Records a failure unless the same check already reported the same problem on the operation. */
+  failure(f: Failure): boolean {
+    const key = `${f.check}|${f.operation}|${f.title}|${f.message.slice(0, 80)}`;
+    this.outcome(f.operation, f.check, false);
+    if (this.seen.has(key) || this.failures.some((x) => x.check === f.check && x.operation === f.operation)) {
+      this.seen.add(key);
+      return false;
+    }
+    this.seen.add(key);
+    this.failures.push(f);
+    return true;
+  }
+
+  /** `passed` and `failed` count (operation, check) pairs: a pair fails if it ever failed. */
+  totals(): { passed: number; failed: number } {
+    let passed = 0;
+    let failed = 0;
+    for (const byCheck of this.outcomes.values()) for (const o of byCheck.values()) o.failed ? failed++ : passed++;
+    return { passed, failed };
+  }
+}

@@ -1,0 +1,53 @@
+// Turns a case into bytes on the wire and back into a `curl` line a person can paste.
+import type { Case, Operation, PreparedRequest } from "./types.ts";
+
+export function serializeParam(value: unknown): string | string[] | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return value.map((v) => scalar(v));
+  return scalar(value);
+}
+
+function scalar(v: unknown): string {
+  if (v === null) return "";
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+function pathSegment(value: unknown): string {
+  const text = Array.isArray(value) ? value.map(scalar).join(",") : scalar(value);
+  // URL parsing would collapse "." and ".." segments and send the request to another route.
+  return encodeURIComponent(text).replace(/\./g, (dot) => (/^\.+$/.test(text) ? "%2E" : dot));
+}
+
+export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultHeaders: Record<string, string>): PreparedRequest {
+  const path = op.path.replace(/\{([^}]+)\}/g, (_m, name) => pathSegment(c.pathParams[name]));
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(c.query)) {
+    const s = serializeParam(v);
+    if (s === undefined) continue;
+    for (const item of Array.isArray(s) ? s : [s]) qs.append(k, item);
+  }
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(defaultHeaders)) headers[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(c.headers)) {
+    const s = serializeParam(v);
+    if (s !== undefined) headers[k.toLowerCase()] = Array.isArray(s) ? s.join(",") : s;
+  }
+  for (const name of c.omitHeaders ?? []) delete headers[name.toLowerCase()];
+  let body: string | undefined;
+  if (c.hasBody) {
+    body = c.body === undefined ? "" : JSON.stringify(c.body);
+    headers["content-type"] ??= op.body?.mediaType ?? "application/json";
+  }
+  const query = qs.toString();
+  return { method: op.method, url: `${baseUrl.replace(/\/$/, "")}${path}${query ? `?${query}` : ""}`, headers, body };
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function toCurl(req: PreparedRequest): string {
+  const parts = ["curl", "-X", req.method, shellQuote(req.url)];
+  for (const [k, v] of Object.entries(req.headers)) parts.push("-H", shellQuote(`${k}: ${v}`));
+  if (req.body !== undefined) parts.push("--data-raw", shellQuote(req.body));
+  return parts.join(" ");
+}

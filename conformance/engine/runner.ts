@@ -1,0 +1,191 @@
+// Orchestrates a run: selects operations and checks, then walks Schemathesis' phases
+// (examples, coverage, fuzzing, stateful) over a worker pool, feeding every exchange to the
+// response checks and recording outcomes in the ledger.
+import { allChecks } from "../checks/index.ts";
+import { positiveCaseArb, caseIsValid } from "./case-arbitrary.ts";
+import type { Check, CheckContext } from "./check-api.ts";
+import { loadConfig, type ConformanceConfig } from "./config.ts";
+import { createContext } from "./context.ts";
+import { coverageCases } from "./coverage.ts";
+import { fuzzOperation } from "./fuzz.ts";
+import { loadHooks } from "./hooks.ts";
+import { createHttpClient } from "./http-client.ts";
+import { Ledger } from "./ledger.ts";
+import { ContractError, loadContract } from "./load-contract.ts";
+import { negativeCaseArb } from "./mutations.ts";
+import { selectOperations, type Filters } from "./select.ts";
+import { createThrottle, runPool } from "./throttle.ts";
+import type { Case, Contract, Exchange, Finding, Mode, Operation, Phase } from "./types.ts";
+
+export const ALL_PHASES: Phase[] = ["examples", "coverage", "fuzzing", "stateful"];
+
+export interface RunOptions extends Filters {
+  spec: string;
+  baseUrl: string;
+  config?: string | ConformanceConfig;
+  checks?: string[];
+  excludeChecks?: string[];
+  phases?: Phase[];
+  mode?: Mode;
+  maxExamples?: number;
+  seed?: number;
+  maxFailures?: number;
+  headers?: Record<string, string>;
+  rateLimit?: string;
+  workers?: number;
+  onProgress?(phase: Phase, done: number, total: number): void;
+}
+
+export interface RunResult {
+  contract: Contract;
+  ledger: Ledger;
+  seed: number;
+  durationMs: number;
+  checks: string[];
+  operations: Operation[];
+}
+
+export function selectChecks(names: string[] | undefined, exclude: string[] | undefined): Check[] {
+  const known = new Map(allChecks.map((c) => [c.name, c]));
+  for (const n of [...(names ?? []), ...(exclude ?? [])]) {
+    if (n !== "all" && !known.has(n)) throw new ContractError(`unknown check "${n}"; known: ${[...known.keys()].join(", ")}`);
+  }
+  const chosen = !names?.length ? allChecks.filter((c) => !c.optIn) : names.includes("all") ? allChecks : allChecks.filter((c) => names.includes(c.name));
+  return chosen.filter((c) => !exclude?.includes(c.name));
+}
+
+export async function run(opts: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const config = await loadConfig(opts.config);
+  const contract = await loadContract(opts.spec, config.scopeExtension);
+  const checks = selectChecks(opts.checks, opts.excludeChecks);
+  const operations = selectOperations(contract.operations, opts).filter((o) => !config.operations[o.id]?.skip);
+  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const phases = opts.phases ?? ALL_PHASES;
+  const mode = opts.mode ?? "all";
+  const maxExamples = opts.maxExamples ?? 100;
+  const ledger = new Ledger(operations);
+  const client = createHttpClient({ throttle: opts.rateLimit ? createThrottle(opts.rateLimit) : undefined });
+  const hooks = await loadHooks(config.hooks, config.dir);
+  const responseChecks = checks.filter((c) => c.response);
+  const stop = () => opts.maxFailures !== undefined && ledger.failures.length >= opts.maxFailures;
+
+  let ctx: CheckContext;
+  const judge = (ex: Exchange, only?: string): Map<string, Finding[]> => {
+    const out = new Map<string, Finding[]>();
+    for (const check of responseChecks) {
+      if (only && check.name !== only) continue;
+      const findings = check.response!(ctx, ex);
+      if (findings === null) continue;
+      if (!only) ledger.outcome(ex.operation.id, check.name, findings.length === 0);
+      if (findings.length) out.set(check.name, findings);
+    }
+    return out;
+  };
+  const report = (check: string, ex: Exchange, findings: Finding[]) => {
+    const c = checks.find((x) => x.name === check)!;
+    const f = findings[0];
+    ledger.failure({
+      check,
+      title: f.title ?? c.title,
+      severity: c.severity,
+      operation: ex.operation.id,
+      message: f.message,
+      expected: f.expected,
+      got: f.got,
+      request: f.request ?? ex.request,
+      status: f.status ?? ex.response.status,
+      phase: ex.phase,
+      seed,
+    });
+  };
+  ctx = createContext({
+    contract, config, baseUrl: opts.baseUrl, seed, client, ledger, hooks, headers: { ...config.headers, ...opts.headers },
+    observe(ex) {
+      for (const [check, findings] of judge(ex)) report(check, ex, findings);
+    },
+  });
+
+  const runProbes = async (phase: Phase, op: Operation) => {
+    for (const check of checks) {
+      if (!check.probe || (check.phase ?? "coverage") !== phase || stop()) continue;
+      const findings = await check.probe(ctx, op);
+      if (findings === null) continue;
+      if (!findings.length) ledger.outcome(op.id, check.name, true);
+      for (const f of findings) report(check.name, fakeExchange(op, phase), [f]);
+    }
+  };
+  const sendAll = async (op: Operation, cases: Case[], phase: Phase) => {
+    for (const c of cases) if (!stop()) await ctx.send(op, c, { phase });
+  };
+  const workers = opts.workers ?? 2;
+
+  await hooks.beforeAll?.();
+  try {
+    for (const phase of phases) {
+      let done = 0;
+      opts.onProgress?.(phase, 0, operations.length);
+      await runPool(operations, workers, async (op) => {
+        if (stop()) return;
+        if (phase === "examples") await sendAll(op, exampleCases(ctx, op), phase);
+        if (phase === "coverage") {
+          await sendAll(op, coverageCases(op, mode, seed, { overrides: config.values }), phase);
+          await runProbes(phase, op);
+        }
+        if (phase === "fuzzing") {
+          const positiveBudget = mode === "all" ? Math.ceil(maxExamples / 2) : maxExamples;
+          const deps = {
+            send: (c: Case, silent: boolean) => ctx.send(op, c, { phase, silent }),
+            judge: (ex: Exchange) => judge(ex),
+            judgeOne: (check: string, ex: Exchange) => judge(ex, check).get(check) ?? [],
+            report,
+            shouldStop: stop,
+          };
+          if (mode !== "negative") await fuzzOperation(op, positiveCaseArb(op, { overrides: config.values }), positiveBudget, seed, deps);
+          const negative = mode !== "positive" ? negativeCaseArb(op, { overrides: config.values }) : undefined;
+          if (negative) await fuzzOperation(op, negative, mode === "all" ? maxExamples - positiveBudget : maxExamples, seed + 1, deps);
+        }
+        if (phase === "stateful") await runProbes(phase, op);
+        opts.onProgress?.(phase, ++done, operations.length);
+      });
+    }
+  } finally {
+    await hooks.afterAll?.();
+    client.close();
+  }
+  return { contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations };
+}
+
+/** Cases built from the contract's examples, missing parts filled from a seeded sample. */
+function exampleCases(ctx: CheckContext, op: Operation): Case[] {
+  const base = ctx.sampleCase(op);
+  if (!base) return [];
+  const out: Case[] = [];
+  const props: Record<string, unknown> = (op.body?.schema as any)?.properties ?? {};
+  const values = ctx.config.values;
+  for (const example of op.body?.examples ?? []) {
+    // The example's placeholders (example.test) give way to the fixtures the server recognises.
+    const body = example && typeof example === "object" && !Array.isArray(example)
+      ? { ...example, ...Object.fromEntries(Object.entries(values).filter(([k]) => k in props && k in (example as object))) }
+      : example;
+    out.push({ ...base, body, hasBody: true });
+  }
+  for (const p of op.parameters) {
+    const bag = p.in === "path" ? "pathParams" : p.in === "query" ? "query" : "headers";
+    for (const example of p.examples) out.push({ ...base, [bag]: { ...base[bag], [p.name]: example } });
+  }
+  // An example that breaks its own schema is the contract's problem; it is sent but judged by
+  // the response checks only, never by the data-acceptance checks.
+  return out.map((c) => (caseIsValid(op, c) ? c : { ...c, mode: "negative" as const, mutation: "contract example outside its schema" }));
+}
+
+function fakeExchange(op: Operation, phase: Phase): Exchange {
+  return {
+    operation: op,
+    case: { operationId: op.id, pathParams: {}, query: {}, headers: {}, hasBody: false, mode: "positive" },
+    request: { method: op.method, url: op.path, headers: {} },
+    response: { status: 0, headers: {}, text: "", isJson: false },
+    phase,
+    keyRole: "default",
+  };
+}

@@ -1,0 +1,190 @@
+// JSON Schema -> fast-check arbitrary for *valid* values. It aims at validity but does not have to
+// be perfect: callers re-validate and filter, so exotic combinations (oneOf exclusivity, patterns
+// combined with lengths) cost retries, never false failures.
+import fc from "fast-check";
+import type { JsonSchema } from "./types.ts";
+
+export interface ArbitraryOptions {
+  /** values chosen by the config for a property or parameter name (fixtures) */
+  overrides?: Record<string, unknown>;
+  /** header values must be plain tokens */
+  token?: boolean;
+}
+
+const MAX_DEPTH = 6;
+
+export function arbitraryFor(schema: JsonSchema, opts: ArbitraryOptions = {}, depth = 0): fc.Arbitrary<unknown> {
+  if (schema === true || schema === undefined) return anyJson(depth);
+  if (schema === false) return fc.constant(null);
+  const s: any = schema;
+  if ("const" in s) return fc.constant(s.const);
+  if (Array.isArray(s.enum) && s.enum.length) return fc.constantFrom(...s.enum);
+  if (Array.isArray(s.allOf) && s.allOf.length) return arbitraryFor(mergeAllOf(s), opts, depth);
+  const branches = s.oneOf ?? s.anyOf;
+  if (Array.isArray(branches) && branches.length) {
+    const { oneOf: _o, anyOf: _a, ...rest } = s;
+    return fc.oneof(...branches.map((b: any) => arbitraryFor(mergeAllOf({ allOf: [rest, b] }), opts, depth)));
+  }
+  let type = s.type;
+  if (Array.isArray(type)) {
+    return fc.oneof(...type.map((t: string) => arbitraryFor({ ...s, type: t }, opts, depth)));
+  }
+  if (!type) type = s.properties || s.required ? "object" : s.items ? "array" : undefined;
+  switch (type) {
+    case "null":
+      return fc.constant(null);
+    case "boolean":
+      return fc.boolean();
+    case "integer":
+      return integerArb(s);
+    case "number":
+      return numberArb(s);
+    case "string":
+      return stringArb(s, opts);
+    case "array":
+      return arrayArb(s, opts, depth);
+    case "object":
+      return objectArb(s, opts, depth);
+    default:
+      return anyJson(depth);
+  }
+}
+
+function anyJson(depth: number): fc.Arbitrary<unknown> {
+  return depth > 2 ? fc.oneof(fc.string(), fc.integer(), fc.boolean()) : fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
+}
+
+export function integerBounds(s: any): { min: number; max: number } {
+  let min = typeof s.minimum === "number" ? Math.ceil(s.minimum) : -1_000_000;
+  let max = typeof s.maximum === "number" ? Math.floor(s.maximum) : 1_000_000;
+  if (typeof s.exclusiveMinimum === "number") min = Math.max(min, Math.floor(s.exclusiveMinimum) + 1);
+  if (typeof s.exclusiveMaximum === "number") max = Math.min(max, Math.ceil(s.exclusiveMaximum) - 1);
+  return { min, max };
+}
+
+function integerArb(s: any): fc.Arbitrary<number> {
+  const { min, max } = integerBounds(s);
+  const step = typeof s.multipleOf === "number" && Number.isInteger(s.multipleOf) && s.multipleOf > 0 ? s.multipleOf : 1;
+  const lo = Math.ceil(min / step);
+  const hi = Math.floor(max / step);
+  if (lo > hi) return fc.constant(min);
+  return fc.integer({ min: lo, max: hi }).map((k) => k * step);
+}
+
+function numberArb(s: any): fc.Arbitrary<number> {
+  if (typeof s.multipleOf === "number") return integerArb({ ...s, multipleOf: undefined }).map((n) => n * s.multipleOf);
+  const min = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum : -1e6;
+  const max = typeof s.maximum === "number" ? s.maximum : typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum : 1e6;
+  return fc
+    .double({ min, max, noNaN: true, noDefaultInfinity: true })
+    .map((n) => (Object.is(n, -0) ? 0 : n))
+    .filter((n) => (typeof s.exclusiveMinimum !== "number" || n > s.exclusiveMinimum) && (typeof s.exclusiveMaximum !== "number" || n < s.exclusiveMaximum));
+}
+
+const LOWER = "abcdefghijklmnopqrstuvwxyz0123456789";
+const label = fc.string({ unit: fc.constantFrom(...LOWER), minLength: 1, maxLength: 10 });
+
+function formatArb(format: string): fc.Arbitrary<string> | undefined {
+  switch (format) {
+    case "email":
+    case "idn-email":
+      return fc.tuple(label, label).map(([a, b]) => `${a}@${b}.test`);
+    case "hostname":
+    case "idn-hostname":
+      return fc.tuple(label, label).map(([a, b]) => `${a}.${b}.test`);
+    case "date-time":
+      return fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString());
+    case "date":
+      return fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+    case "time":
+      return fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(86_399_000) }).map((d) => `${d.toISOString().slice(11, 19)}Z`);
+    case "uri":
+    case "url":
+    case "iri":
+    case "uri-reference":
+      return label.map((p) => `https://example.test/${p}`);
+    case "uuid":
+      return fc.uuid();
+    case "ipv4":
+      return fc.ipV4();
+    case "ipv6":
+      return fc.ipV6();
+    case "byte":
+      return fc.uint8Array({ maxLength: 24 }).map((b) => Buffer.from(b).toString("base64"));
+    default:
+      return undefined;
+  }
+}
+
+function stringArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<string> {
+  const minLength = s.minLength ?? 0;
+  const maxLength = s.maxLength ?? Math.max(minLength + 16, 16);
+  // Formats and patterns have their own natural length; only a declared maxLength bounds them.
+  const fits = (v: string) => [...v].length >= minLength && [...v].length <= (s.maxLength ?? Infinity);
+  if (s.contentEncoding === "base64") return formatArb("byte")!;
+  const byFormat = s.format ? formatArb(s.format) : undefined;
+  if (byFormat) return byFormat.filter(fits);
+  if (typeof s.pattern === "string") {
+    const re = safeRegExp(s.pattern);
+    // fast-check cannot generate from lookarounds; generate from the pattern without them and
+    // keep what the full pattern accepts.
+    for (const source of [s.pattern, s.pattern.replace(/\(\?<?[=!][^()]*\)/g, "")]) {
+      try {
+        const matching = fc.stringMatching(new RegExp(source)).filter((v) => fits(v) && (!re || re.test(v)));
+        const examples = (s.examples ?? []).filter((e: unknown) => typeof e === "string" && fits(e) && (!re || re.test(e)));
+        return examples.length ? fc.oneof(matching, fc.constantFrom(...examples)) : matching;
+      } catch {
+        /* try the next form; plain strings are the last resort, filtered by the validator later */
+      }
+    }
+  }
+  const unit = opts.token ? fc.constantFrom(...`${LOWER}ABCDEFGHIJKLMNOPQRSTUVWXYZ-_`) : "grapheme-ascii";
+  return fc.string({ unit, minLength, maxLength: Math.min(maxLength, minLength + 24) });
+}
+
+function arrayArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<unknown[]> {
+  const minLength = s.minItems ?? 0;
+  const maxLength = Math.min(s.maxItems ?? minLength + 3, minLength + 3);
+  const items = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(s.items ?? {}, opts, depth + 1);
+  if (s.uniqueItems) return fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) });
+  return fc.array(items, { minLength, maxLength });
+}
+
+function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<Record<string, unknown>> {
+  const required: string[] = s.required ?? [];
+  const record: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [name, prop] of Object.entries<any>(s.properties ?? {})) {
+    // The server owns readOnly properties; a client that sends them is not exercising the contract.
+    if (prop?.readOnly && !required.includes(name)) continue;
+    if (opts.overrides && name in opts.overrides) record[name] = fc.constant(opts.overrides[name]);
+    else record[name] = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(prop, opts, depth + 1);
+  }
+  for (const name of required) if (!(name in record)) record[name] = anyJson(depth + 1);
+  return fc.record(record, { requiredKeys: required.filter((r) => r in record) }) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+/** Shallow merge of allOf branches: enough for the composition styles contracts use in practice. */
+export function mergeAllOf(s: any): any {
+  const { allOf, ...rest } = s;
+  const out: any = { ...rest };
+  for (const part0 of allOf ?? []) {
+    const part = part0?.allOf ? mergeAllOf(part0) : part0;
+    if (!part || typeof part !== "object") continue;
+    for (const [k, v] of Object.entries<any>(part)) {
+      if (k === "properties") out.properties = { ...(out.properties ?? {}), ...v };
+      else if (k === "required") out.required = [...new Set([...(out.required ?? []), ...v])];
+      else if (k === "minimum" || k === "minLength" || k === "minItems") out[k] = Math.max(out[k] ?? -Infinity, v);
+      else if (k === "maximum" || k === "maxLength" || k === "maxItems") out[k] = Math.min(out[k] ?? Infinity, v);
+      else if (!(k in out)) out[k] = v;
+    }
+  }
+  return out;
+}
+
+function safeRegExp(source: string): RegExp | undefined {
+  try {
+    return new RegExp(source, "u");
+  } catch {
+    return undefined;
+  }
+}

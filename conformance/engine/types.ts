@@ -1,0 +1,131 @@
+// Shared vocabulary of the engine and the checks. Kept free of behaviour so checks can import it
+// without pulling in the runner.
+
+export type JsonSchema = Record<string, any> | boolean;
+export type ParamLocation = "path" | "query" | "header";
+export type Severity = "critical" | "high" | "medium" | "low";
+export type Phase = "examples" | "coverage" | "fuzzing" | "stateful";
+export type Mode = "positive" | "negative" | "all";
+
+export interface Parameter {
+  name: string;
+  in: ParamLocation;
+  required: boolean;
+  schema: JsonSchema;
+  examples: unknown[];
+}
+
+export interface MediaSpec {
+  schema?: JsonSchema;
+  examples: unknown[];
+}
+
+export interface HeaderSpec {
+  required: boolean;
+  schema?: JsonSchema;
+}
+
+export interface LinkSpec {
+  name: string;
+  operationId: string;
+  /** target parameter name -> runtime expression such as `$response.body#/id` */
+  parameters: Record<string, string>;
+}
+
+export interface ResponseSpec {
+  status: string; // "200", "4XX" or "default"
+  headers: Record<string, HeaderSpec>;
+  content: Record<string, MediaSpec>;
+  links: LinkSpec[];
+}
+
+export interface Operation {
+  id: string; // operationId, or "METHOD /path" when the contract has none
+  method: string; // upper case
+  path: string;
+  tags: string[];
+  parameters: Parameter[];
+  body?: { required: boolean; mediaType: string; schema: JsonSchema; examples: unknown[] };
+  responses: ResponseSpec[];
+  /** security requirement names; empty array means explicitly public */
+  security: string[][];
+  scope?: string;
+  raw: Record<string, any>;
+}
+
+export interface Contract {
+  version: "3.0" | "3.1";
+  title: string;
+  operations: Operation[];
+  securitySchemes: Record<string, any>;
+  /** every scope the contract names, from the root extension or the operations */
+  scopes: string[];
+  raw: Record<string, any>;
+}
+
+export interface Case {
+  operationId: string;
+  pathParams: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body?: unknown;
+  hasBody: boolean;
+  mode: "positive" | "negative";
+  /** what makes a negative case invalid, shown in failures */
+  mutation?: string;
+  /** header names the case must not carry (a removed required header survives default headers) */
+  omitHeaders?: string[];
+}
+
+export interface PreparedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface ResponseData {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json?: unknown;
+  isJson: boolean;
+}
+
+/** Which credential a request carried; response checks about data only judge the normal key. */
+export type KeyRole = "default" | "none" | "invalid" | "scoped" | "other-project" | "low-limit";
+
+export interface Exchange {
+  operation: Operation;
+  case: Case;
+  request: PreparedRequest;
+  response: ResponseData;
+  phase: Phase;
+  keyRole: KeyRole;
+  /** set when a probe check built the request on purpose (a removed header, another method) */
+  probe?: string;
+}
+
+export interface Failure {
+  check: string;
+  title: string;
+  severity: Severity;
+  operation: string;
+  message: string;
+  expected?: string;
+  got?: string;
+  request: PreparedRequest;
+  status?: number;
+  phase: Phase;
+  seed: number;
+}
+
+/** What a check says about one piece of evidence; the runner adds operation, seed and phase. */
+export interface Finding {
+  title?: string;
+  message: string;
+  expected?: string;
+  got?: string;
+  request?: PreparedRequest;
+  status?: number;
+}

@@ -1,0 +1,48 @@
+// Re-sends every failure of a JSON report and says which still fail. Response checks are judged
+// again on the new answer; for probe checks the failure stands while the same status comes back.
+import { readFile } from "node:fs/promises";
+import { allChecks } from "./checks/index.ts";
+import { createHttpClient } from "./engine/http-client.ts";
+import { ContractError, loadContract } from "./engine/load-contract.ts";
+import { inferErrorSchema } from "./engine/context.ts";
+import { toCurl } from "./engine/request.ts";
+import { buildResourceGraph } from "./engine/resources.ts";
+import type { CheckContext } from "./engine/check-api.ts";
+import type { Exchange } from "./engine/types.ts";
+import type { JsonReport } from "./reports/json.ts";
+
+export async function replay(file: string, baseUrl?: string): Promise<number> {
+  let report: JsonReport;
+  try {
+    report = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new ContractError(`cannot read report ${file}: ${(error as Error).message}`);
+  }
+  const contract = await loadContract(report.spec);
+  const client = createHttpClient();
+  const ctx = { contract, errorSchema: inferErrorSchema(contract), config: { operations: {}, values: {}, dir: "." }, resources: buildResourceGraph(contract) } as unknown as CheckContext;
+  let still = 0;
+  try {
+    for (const f of report.failures) {
+      if (!f.request.url.startsWith("http")) {
+        console.log(`SKIP ${f.check} ${f.operation}: no single request to replay`);
+        continue;
+      }
+      const request = baseUrl ? { ...f.request, url: f.request.url.replace(report.baseUrl.replace(/\/$/, ""), baseUrl.replace(/\/$/, "")) } : f.request;
+      const response = await client.send(request).catch((e) => ({ status: 599, headers: {}, text: String(e.message), isJson: false }));
+      const check = allChecks.find((c) => c.name === f.check);
+      const op = contract.operations.find((o) => o.id === f.operation);
+      let failing: boolean;
+      if (check?.response && op) {
+        const ex: Exchange = { operation: op, request, response, phase: f.phase, keyRole: "default", case: { operationId: op.id, pathParams: {}, query: {}, headers: {}, hasBody: request.body !== undefined, mode: /negative|invalid/.test(f.message) ? "negative" : "positive", mutation: f.message } };
+        failing = (check.response(ctx, ex) ?? []).length > 0;
+      } else failing = response.status === f.status;
+      if (failing) still++;
+      console.log(`${failing ? "STILL FAILING" : "FIXED"} ${f.check} ${f.operation}: now ${response.status}\n  ${toCurl(request)}`);
+    }
+  } finally {
+    client.close();
+  }
+  console.log(`${report.failures.length - still} fixed, ${still} still failing`);
+  return still ? 1 : 0;
+}

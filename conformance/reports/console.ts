@@ -1,0 +1,37 @@
+// What a person (or CI log) reads: failures with a reproducing curl line, coverage per operation,
+// and as the very last line `N passed, N failed`, which CI parses.
+import { toCurl } from "../engine/request.ts";
+import type { RunResult } from "../engine/runner.ts";
+import { documentedStatuses } from "../engine/response-spec.ts";
+
+export function renderFailures(result: RunResult): string {
+  const lines: string[] = [];
+  for (const f of result.ledger.failures) {
+    lines.push(`FAIL ${f.check} [${f.severity}] ${f.operation}: ${f.title}`);
+    lines.push(`  ${f.message}`);
+    if (f.expected !== undefined) lines.push(`  expected: ${f.expected}`);
+    if (f.got !== undefined) lines.push(`  got:      ${f.got}`);
+    if (f.request.url.startsWith("http")) lines.push(`  reproduce: ${toCurl(f.request)}`);
+    lines.push(`  seed: ${f.seed} (phase ${f.phase})`, "");
+  }
+  return lines.join("\n");
+}
+
+export function renderCoverage(result: RunResult): string {
+  const lines = ["coverage per operation (cases; statuses seen; documented statuses not seen):"];
+  let exercised = 0;
+  for (const cov of result.ledger.coverage.values()) {
+    if (cov.cases) exercised++;
+    const seen = [...cov.statuses.keys()].sort();
+    const documented = documentedStatuses(cov.operation);
+    const missing = documented.filter((d) => !seen.some((s) => String(s) === d || (d.endsWith("XX") && String(s)[0] === d[0])) && d !== "DEFAULT");
+    lines.push(`  ${cov.operation.id.padEnd(28)} ${String(cov.cases).padStart(5)}  seen ${seen.join(",") || "-"}  not seen ${missing.join(",") || "-"}`);
+  }
+  lines.push(`operations exercised: ${exercised}/${result.ledger.coverage.size}; requests: ${result.ledger.requests}; ${(result.durationMs / 1000).toFixed(1)} s; seed ${result.seed}`);
+  return lines.join("\n");
+}
+
+export function summaryLine(result: RunResult): string {
+  const { passed, failed } = result.ledger.totals();
+  return `${passed} passed, ${failed} failed`;
+}

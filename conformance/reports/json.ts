@@ -1,0 +1,28 @@
+// The machine-readable report; `platform-conformance replay` reads it back.
+import type { RunResult } from "../engine/runner.ts";
+
+export function jsonReport(result: RunResult, meta: { spec: string; baseUrl: string }) {
+  const { passed, failed } = result.ledger.totals();
+  return {
+    tool: "platform-conformance",
+    spec: meta.spec,
+    baseUrl: meta.baseUrl,
+    seed: result.seed,
+    durationMs: result.durationMs,
+    requests: result.ledger.requests,
+    checks: result.checks,
+    summary: { passed, failed },
+    failures: result.ledger.failures,
+    coverage: [...result.ledger.coverage.values()].map((c) => ({
+      operationId: c.operation.id,
+      method: c.operation.method,
+      path: c.operation.path,
+      cases: c.cases,
+      statuses: Object.fromEntries(c.statuses),
+      documented: c.operation.responses.map((r) => r.status),
+    })),
+    outcomes: Object.fromEntries([...result.ledger.outcomes].map(([op, m]) => [op, Object.fromEntries(m)])),
+  };
+}
+
+export type JsonReport = ReturnType<typeof jsonReport>;
