@@ -96,7 +96,8 @@ export function scopedKeyMaker(cfg: ResolvedConfig): (scopes: string[]) => Promi
         if (typeof source === "object") return source[id];
         const command = source.replace("{scopes}", id || "none");
         const { stdout } = await run("sh", ["-c", command], { cwd: cfg.dir });
-        return stdout.trim().split("\n").pop()?.trim() || undefined;
+        // Consoles print a sentence around the key; the key is its last word.
+        return stdout.trim().split(/\s+/).pop() || undefined;
       })());
     }
     return cache.get(id)!;
