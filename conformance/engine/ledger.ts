@@ -58,7 +58,12 @@ export class Ledger {
   totals(): { passed: number; failed: number } {
     let passed = 0;
     let failed = 0;
-    for (const byCheck of this.outcomes.values()) for (const o of byCheck.values()) o.failed ? failed++ : passed++;
+    for (const byCheck of this.outcomes.values()) {
+      for (const o of byCheck.values()) {
+        if (o.failed) failed++;
+        else passed++;
+      }
+    }
     return { passed, failed };
   }
 }

@@ -70,6 +70,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const responseChecks = checks.filter((c) => c.response);
   const stop = () => opts.maxFailures !== undefined && ledger.failures.length >= opts.maxFailures;
 
+  // judge closes over ctx, and createContext needs judge: ctx is assigned once, below.
+  // eslint-disable-next-line prefer-const
   let ctx: CheckContext;
   const judge = (ex: Exchange, only?: string): Map<string, Finding[]> => {
     const out = new Map<string, Finding[]>();

@@ -14,9 +14,15 @@ export function normalizeSchema(schema: any, is30: boolean): any {
     } else out[k] = v;
   }
   if (is30) {
-    if (out.exclusiveMinimum === true) out.exclusiveMinimum = out.minimum, delete out.minimum;
+    if (out.exclusiveMinimum === true) {
+      out.exclusiveMinimum = out.minimum;
+      delete out.minimum;
+    }
     else if (out.exclusiveMinimum === false) delete out.exclusiveMinimum;
-    if (out.exclusiveMaximum === true) out.exclusiveMaximum = out.maximum, delete out.maximum;
+    if (out.exclusiveMaximum === true) {
+      out.exclusiveMaximum = out.maximum;
+      delete out.maximum;
+    }
     else if (out.exclusiveMaximum === false) delete out.exclusiveMaximum;
     if (out.nullable === true) {
       delete out.nullable;
