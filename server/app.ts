@@ -7,6 +7,7 @@ import { createAuthorize } from "./auth/authorize.ts";
 import { dnsRecordHandlers } from "./dns-records/handlers.ts";
 import { registerDocs } from "./http/docs.ts";
 import { groupHandlers } from "./groups/handlers.ts";
+import { mailboxReadingHandlers } from "./mailbox-reading/handlers.ts";
 import { mailboxHandlers } from "./mailboxes/handlers.ts";
 import { mailDomainHandlers } from "./maildomains/handlers.ts";
 import type { Services } from "./services.ts";
@@ -35,6 +36,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
     {
       ...mailboxHandlers(mailboxDeps),
       ...groupHandlers(mailboxDeps),
+      ...mailboxReadingHandlers(mailboxDeps),
       ...mailDomainHandlers({ mailDomains: s.mailDomains, zones: s.zones, resolver: s.resolver, mailHost: s.config.mailHost, limits }),
       ...dnsRecordHandlers({ zones: s.zones, limits }),
       ...webmailHandlers({ mailboxes: s.mailboxes, webmail: s.webmail, publicUrl: options.publicUrl }),

@@ -35,9 +35,9 @@ it("keeps a committed mailbox and DNS record across kill -9", async () => {
   const first = await start();
   expect(first.key).toBeDefined();
   const api = apiFor(first.url, first.key);
-  const created = await api("POST", "/v1/mailboxes", { name: "durable", domain: "demo.test", password: "correct horse" });
+  const created = await api("POST", "/v1/mailboxes", { name: "durable", domain: "example.test", password: "correct horse" });
   expect(created.status).toBe(200);
-  const record = await api("POST", "/v1/dns/demo.test/records", { type: "A", name: "kept", data: "192.0.2.77" });
+  const record = await api("POST", "/v1/dns/example.test/records", { type: "A", name: "kept", data: "192.0.2.77" });
   expect(record.status).toBe(200);
 
   const exited = new Promise((r) => first.child.once("exit", r));
@@ -48,8 +48,8 @@ it("keeps a committed mailbox and DNS record across kill -9", async () => {
   expect(second.key).toBeUndefined(); // not a first start: no second demo key
   const again = apiFor(second.url, first.key);
   const list = await again("GET", "/v1/mailboxes");
-  expect(list.body.mailboxes).toContainEqual(expect.objectContaining({ id: created.body.id, email: "durable@demo.test" }));
-  const records = await again("GET", "/v1/dns/demo.test/records");
+  expect(list.body.mailboxes).toContainEqual(expect.objectContaining({ id: created.body.id, email: "durable@example.test" }));
+  const records = await again("GET", "/v1/dns/example.test/records");
   expect(records.body.records).toContainEqual(expect.objectContaining({ id: record.body.id, data: "192.0.2.77" }));
   second.child.kill("SIGTERM");
 });

@@ -13,7 +13,6 @@ afterAll(() => p.stop());
 it.each([
   ["GET", "/v1/mail/messages"],
   ["GET", "/v1/mail/stats"],
-  ["GET", "/v1/mailboxes/mbx_1/messages"],
   ["GET", "/v1/certs/crt_1/status"],
   ["GET", "/v1/messenger/mybots"],
   ["GET", "/v1/messenger/mypresets"],
@@ -21,6 +20,14 @@ it.each([
   const res = await t.api(method, url);
   expect(res.status).toBe(501);
   expect(res.body).toEqual({ error: expect.any(String), code: "not_implemented" });
+});
+
+it("mailbox reading: 404 for an unknown mailbox, 501 for an existing one", async () => {
+  const mbx = await t.api("POST", "/v1/mailboxes", { name: "reader", domain: t.domain, password: "correct horse" });
+  expect((await t.api("GET", `/v1/mailboxes/${mbx.body.id}/messages`)).status).toBe(501);
+  expect((await t.api("GET", `/v1/mailboxes/${mbx.body.id}/messages/m1`)).status).toBe(501);
+  await t.api("DELETE", `/v1/mailboxes/${mbx.body.id}`);
+  expect((await t.api("GET", `/v1/mailboxes/${mbx.body.id}/messages`)).status).toBe(404);
 });
 
 it("a valid send is 501, an invalid one 400 first", async () => {

@@ -1,11 +1,12 @@
 // The first start of the embedded default creates something to try at once: a demo project with
-// the zone demo.test hosted here, demo.test connected as a mail domain (records published into
+// the zone example.test hosted here, example.test connected as a mail domain (records published into
 // the zone), and a key with every scope, printed once.
 import { issueKey } from "../auth/issue-key.ts";
 import { connectMailDomain } from "../maildomains/handlers.ts";
 import type { Services } from "../services.ts";
 
-export const DEMO_ZONE = "demo.test";
+// example.test is the domain of every example in the contract, so the examples run as they are.
+export const DEMO_ZONE = "example.test";
 
 export interface DemoResult {
   projectId: string;
