@@ -1176,8 +1176,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
     },
     "LocalPart": {
       "type": "string",
-      "pattern": "^[a-z0-9._-]{2,40}$",
-      "description": "Mailbox or group name: the part before `@`, 2 to 40 characters of `[a-z0-9._-]`."
+      "minLength": 2,
+      "maxLength": 40,
+      "pattern": "^[a-z0-9_-]+(\\.[a-z0-9_-]+)*$",
+      "description": "Mailbox or group name: the part before `@`, 2 to 40 characters of `[a-z0-9._-]`. A dot stands\nonly between other characters (not first, last or doubled), so `name@domain` is a valid address."
     },
     "LoginLink": {
       "type": "object",

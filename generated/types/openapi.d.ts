@@ -1403,7 +1403,8 @@ export interface components {
             domains: components["schemas"]["CertificateDomain"][];
         };
         /**
-         * @description Mailbox or group name: the part before `@`, 2 to 40 characters of `[a-z0-9._-]`.
+         * @description Mailbox or group name: the part before `@`, 2 to 40 characters of `[a-z0-9._-]`. A dot stands
+         *     only between other characters (not first, last or doubled), so `name@domain` is a valid address.
          * @example alice
          */
         LocalPart: string;
