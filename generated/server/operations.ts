@@ -1995,8 +1995,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       "type": "object",
       "required": [
         "error",
-        "code",
-        "lookup"
+        "code"
       ],
       "properties": {
         "error": {
@@ -2041,7 +2040,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "description": "How far the search went."
         }
       },
-      "description": "The 404 of a lookup by Message-ID: the text states the scanned count and the date reached."
+      "description": "The 404 of a lookup by Message-ID: the text states the scanned count and the date reached.\n`lookup` is there when the mailbox was searched; an unknown mailbox is a plain `not_found`."
     },
     "MessageStatus": {
       "type": "string",

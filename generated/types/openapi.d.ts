@@ -1712,7 +1712,10 @@ export interface components {
              */
             source: "index" | "scan";
         };
-        /** @description The 404 of a lookup by Message-ID: the text states the scanned count and the date reached. */
+        /**
+         * @description The 404 of a lookup by Message-ID: the text states the scanned count and the date reached.
+         *     `lookup` is there when the mailbox was searched; an unknown mailbox is a plain `not_found`.
+         */
         MessageLookupError: {
             /** @description Machine-readable code. */
             code: components["schemas"]["ErrorCode"];
@@ -1721,7 +1724,7 @@ export interface components {
             /** @description Human-readable text. */
             error: string;
             /** @description How far the search went. */
-            lookup: {
+            lookup?: {
                 /** @description The oldest receive time examined; null when the mailbox is empty. */
                 reachedBack: string | null;
                 /** Format: int32 */
