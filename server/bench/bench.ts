@@ -2,10 +2,7 @@
 // serialization) against a bare fastify route answering the same JSON, in the same run; then the
 // DNS server against a bare dns-packet responder (server/dns/bench.ts). Each HTTP server runs in
 // its own worker thread, so the autocannon client on the main thread does not share its loop.
-import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import fastify from "fastify";
