@@ -43,6 +43,7 @@ const options = {
   "registrar-requires-data": { type: "boolean" },
   mode: { type: "string" },
   ocr: { type: "string" },
+  help: { type: "boolean", short: "h" },
 } as const;
 
 export async function runCommand(deps: ConsoleDeps, argv: string[]): Promise<string> {
@@ -55,6 +56,8 @@ export async function runCommand(deps: ConsoleDeps, argv: string[]): Promise<str
   const { values: v, positionals } = parsed;
   const [area, action, ...rest] = positionals;
   const command = `${area ?? ""} ${action ?? ""}`.trim();
+  // Asking for help is not a mistake: the usage text, and a zero exit.
+  if (v.help || area === "help") return usage;
 
   switch (command) {
     case "projects create": {

@@ -23,6 +23,12 @@ afterAll(() => {
 });
 
 describe("platform-admin", () => {
+  it.each(["--help", "-h", "help"])("prints the usage for %s", async (line) => {
+    const out = await run(line);
+    expect(out).toContain("projects create <name>");
+    expect(out).toContain("keys create --project <id>");
+  });
+
   it("creates a project, a key printed once and stored as a hash, lists and revokes it", async () => {
     const projectId = /(prj_\w+)/.exec(await run("projects create Acme Inc"))![1];
     expect(await run("projects list")).toContain("Acme Inc");
