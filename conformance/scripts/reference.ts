@@ -1,73 +1,18 @@
 // npm run conformance:reference: the full suite against the reference server, started here on a
-// free port with a fresh data dir. Projects, zones and keys come from its console (platform-admin);
-// the mail domain and mailbox fixtures are created through the API itself, as any client would.
-// Extra arguments go to `platform-conformance run`. Exits with the suite's verdict.
-import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
+// free port with a fresh data dir (scripts/reference-server.ts). Extra arguments go to
+// `platform-conformance run`. Exits with the suite's verdict, 3 when the server is missing or
+// does not start.
 import { main } from "../cli.ts";
-import { freePort, waitForHttp } from "./free-port.ts";
+import { ReferenceUnavailable, startReference } from "./reference-server.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const entry = path.join(root, "server/main.ts");
-const admin = path.join(root, "server/console/platform-admin.ts");
-
-if (!existsSync(entry) || !existsSync(admin)) {
-  console.error(`conformance:reference: the reference server is not there yet (${path.relative(root, existsSync(entry) ? admin : entry)} missing)`);
+let reference;
+try {
+  reference = await startReference();
+} catch (error) {
+  if (!(error instanceof ReferenceUnavailable)) throw error;
+  console.error(`conformance:reference: ${error.message}`);
   process.exit(3);
 }
-
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "conformance-ref-"));
-const [port, dnsPort] = [await freePort(), await freePort()];
-const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn" };
-const console_ = async (args: string) => (await promisify(execFile)(process.execPath, [admin, ...args.split(" ")], { env, cwd: root })).stdout;
-const lastWord = (s: string) => s.trim().split(/\s+/).pop()!;
-
-const server = spawn(process.execPath, [entry], { env, cwd: root, stdio: ["ignore", "inherit", "inherit"] });
-let alive = true;
-server.on("exit", () => (alive = false));
-const stop = () => alive && server.kill("SIGTERM");
-process.on("exit", () => {
-  stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const baseUrl = `http://127.0.0.1:${port}`;
-if (!(await waitForHttp(`${baseUrl}/openapi.json`, 30_000, () => alive))) {
-  console.error("conformance:reference: the reference server did not start");
-  process.exit(3);
-}
-
-async function project(name: string, zone: string, mailbox: string) {
-  const id = /(prj_\w+)/.exec(await console_(`projects create ${name}`))![1];
-  await console_(`zones create ${zone} --project ${id}`);
-  const key = lastWord(await console_(`keys create --project ${id} --scopes all --rate-limit 1000000`));
-  const call = (method: string, p: string, body: unknown) =>
-    fetch(`${baseUrl}${p}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  await call("POST", "/v1/maildomains", { name: zone });
-  await call("POST", "/v1/mailboxes", { name: mailbox, domain: zone, password: "conformance-password" });
-  return { id, key, zone, address: `${mailbox}@${zone}` };
-}
-
-const a = await project("conformance-a", "conf-a.test", "alice");
-const b = await project("conformance-b", "conf-b.test", "bob");
-const lowLimit = lastWord(await console_(`keys create --project ${a.id} --scopes all --rate-limit 5`));
-const configFile = path.join(dataDir, "conformance.config.json");
-writeFileSync(configFile, JSON.stringify({
-  baseUrl,
-  keys: {
-    all: a.key,
-    otherProject: b.key,
-    lowLimit,
-    withScopes: `"${process.execPath}" "${admin}" keys create --project ${a.id} --scopes {scopes} --rate-limit 1000000`,
-  },
-  values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone] },
-  webhooks: { subscribe: "createWebhook", trigger: { operationId: "sendMail", event: "mail.delivered" }, deliveries: "listWebhookDeliveries" },
-}, null, 2));
-// DATA_DIR must reach the console the suite runs for scoped keys.
-process.env.DATA_DIR = dataDir;
-const code = await main(["run", "--config", configFile, ...process.argv.slice(2)]);
-stop();
+const code = await main(["run", "--config", reference.configFile, ...process.argv.slice(2)]);
+await reference.stop();
 process.exit(code);

@@ -1,0 +1,86 @@
+// Starts the reference server the way `npm run conformance:reference` tests it: a free port, a
+// fresh data dir, projects, zones and keys from its console (platform-admin), the mail domain and
+// mailbox fixtures through the API itself, as any client would; and writes the suite config.
+// Shared by scripts/reference.ts and bench/bench.ts.
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { freePort, waitForHttp } from "./free-port.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const entry = path.join(root, "server/main.ts");
+const admin = path.join(root, "server/console/platform-admin.ts");
+
+export class ReferenceUnavailable extends Error {}
+
+export interface Reference {
+  baseUrl: string;
+  configFile: string;
+  /** SIGTERM, then SIGKILL after `graceMs` (after a full run the server can take a minute to drain) */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export async function startReference(): Promise<Reference> {
+  if (!existsSync(entry) || !existsSync(admin)) {
+    throw new ReferenceUnavailable(`the reference server is not there yet (${path.relative(root, existsSync(entry) ? admin : entry)} missing)`);
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "conformance-ref-"));
+  const [port, dnsPort] = [await freePort(), await freePort()];
+  const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn" };
+  const console_ = async (args: string) => (await promisify(execFile)(process.execPath, [admin, ...args.split(" ")], { env, cwd: root })).stdout;
+  const lastWord = (s: string) => s.trim().split(/\s+/).pop()!;
+
+  const server = spawn(process.execPath, [entry], { env, cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  let alive = true;
+  const exited = new Promise<void>((resolve) => server.on("exit", () => resolve(void (alive = false))));
+  const cleanUp = () => {
+    if (alive) server.kill("SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.on("exit", cleanUp);
+  const stop = async (graceMs = 5_000) => {
+    if (alive) server.kill("SIGTERM");
+    const timer = setTimeout(() => alive && server.kill("SIGKILL"), graceMs);
+    await exited;
+    clearTimeout(timer);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  if (!(await waitForHttp(`${baseUrl}/openapi.json`, 30_000, () => alive))) {
+    await stop();
+    throw new ReferenceUnavailable("the reference server did not start");
+  }
+
+  async function project(name: string, zone: string, mailbox: string) {
+    const id = /(prj_\w+)/.exec(await console_(`projects create ${name}`))![1];
+    await console_(`zones create ${zone} --project ${id}`);
+    const key = lastWord(await console_(`keys create --project ${id} --scopes all --rate-limit 1000000`));
+    const call = (method: string, p: string, body: unknown) =>
+      fetch(`${baseUrl}${p}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    await call("POST", "/v1/maildomains", { name: zone });
+    await call("POST", "/v1/mailboxes", { name: mailbox, domain: zone, password: "conformance-password" });
+    return { id, key, zone, address: `${mailbox}@${zone}` };
+  }
+
+  const a = await project("conformance-a", "conf-a.test", "alice");
+  const b = await project("conformance-b", "conf-b.test", "bob");
+  const lowLimit = lastWord(await console_(`keys create --project ${a.id} --scopes all --rate-limit 5`));
+  const configFile = path.join(dataDir, "conformance.config.json");
+  writeFileSync(configFile, JSON.stringify({
+    baseUrl,
+    keys: {
+      all: a.key,
+      otherProject: b.key,
+      lowLimit,
+      withScopes: `"${process.execPath}" "${admin}" keys create --project ${a.id} --scopes {scopes} --rate-limit 1000000`,
+    },
+    values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone] },
+    webhooks: { subscribe: "createWebhook", trigger: { operationId: "sendMail", event: "mail.delivered" }, deliveries: "listWebhookDeliveries" },
+  }, null, 2));
+  // DATA_DIR must reach the console the suite runs for scoped keys.
+  process.env.DATA_DIR = dataDir;
+  return { baseUrl, configFile, stop };
+}
