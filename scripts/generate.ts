@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
 import { stringify as toYaml } from "yaml";
 import { postprocess } from "./openapi/postprocess.ts";
+import { renderTemplate } from "./template.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 type Doc = Record<string, any>;
@@ -42,13 +43,6 @@ function compileTypeSpec(): { v31: Doc; v30: Doc } {
   }
 }
 
-export function renderTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
-    if (!(key in values)) throw new Error(`template placeholder {{${key}}} has no value`);
-    return values[key];
-  });
-}
-
 function operationScopes(doc: Doc): Record<string, string> {
   const scopes: Record<string, string> = {};
   for (const item of Object.values<Doc>(doc.paths))
@@ -76,13 +70,13 @@ export async function generate(outDir: string): Promise<void> {
     write(join(outDir, "types/openapi.d.ts"), banner + astToString(ast));
   });
 
-  await step("generated/client (openapi-fetch)", () => {
-    const template = readFileSync(join(root, "templates/client/index.ts.tpl"), "utf8");
+  await step("generated/client (openapi-fetch)", async () => {
     const scopes = JSON.stringify(operationScopes(doc31), null, 2);
-    write(
-      join(outDir, "client/index.ts"),
-      renderTemplate(template, { version: doc31.info.version, operationScopes: scopes }),
-    );
+    const client = await renderTemplate("client/index.ts.tpl", {
+      version: doc31.info.version,
+      operationScopes: scopes,
+    });
+    write(join(outDir, "client/index.ts"), client);
   });
 
   const stubs = join(root, "scripts/server-stubs/index.ts");

@@ -1,7 +1,7 @@
 // Starts the Prism mock on the committed contract, on a free loopback port.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { freePort } from "./free-port.ts";
+import { freePort, waitForHttp } from "../../conformance/scripts/free-port.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -29,7 +29,10 @@ export async function startPrism(): Promise<RunningMock> {
   prism.stdout!.on("data", (chunk) => (log += chunk));
   prism.stderr!.on("data", (chunk) => (log += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilListening(prism, baseUrl, () => log);
+  if (!(await waitForHttp(`${baseUrl}/v1/mailboxes`, 60_000, () => prism.exitCode === null))) {
+    prism.kill("SIGKILL");
+    throw new Error(`prism did not start: ${log}`);
+  }
   return {
     baseUrl,
     stop: () =>
@@ -38,22 +41,4 @@ export async function startPrism(): Promise<RunningMock> {
         prism.kill("SIGTERM");
       }),
   };
-}
-
-async function waitUntilListening(
-  child: ChildProcess,
-  baseUrl: string,
-  log: () => string,
-): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (child.exitCode !== null) throw new Error(`prism exited: ${log()}`);
-    try {
-      await fetch(`${baseUrl}/v1/mailboxes`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  child.kill("SIGKILL");
-  throw new Error(`prism did not start: ${log()}`);
 }
