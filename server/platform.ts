@@ -6,6 +6,7 @@ import { buildApp } from "./app.ts";
 import { loadContract } from "./auth/scopes.ts";
 import type { ServerConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
+import { trackConnections } from "./http/graceful-close.ts";
 import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
 import { loadServerKey } from "./secrets/server-key.ts";
@@ -20,6 +21,9 @@ export interface Platform {
   openapi: Record<string, unknown>;
   close(): Promise<void>;
 }
+
+// How long requests still running at shutdown may take to finish before their connections are cut.
+const SHUTDOWN_GRACE_MS = 5_000;
 
 export async function startPlatform(config: ServerConfig, options: { logger?: boolean } = {}): Promise<Platform> {
   const db = openDatabase(config.dataDir);
@@ -40,12 +44,15 @@ export async function startPlatform(config: ServerConfig, options: { logger?: bo
     publicUrl: () => config.publicUrl || url,
     logger: options.logger ? { level: config.logLevel } : false,
   });
+  const connections = trackConnections(app.server, SHUTDOWN_GRACE_MS);
   const address = await app.listen({ host: config.host, port: config.port });
   url = address.replace("[::1]", "127.0.0.1");
   return {
     app, services, db, dns, url, openapi,
     async close() {
+      const done = connections.begin();
       await app.close();
+      done();
       await dns?.close();
       db.close();
     },

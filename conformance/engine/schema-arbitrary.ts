@@ -128,7 +128,7 @@ function stringArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<string> {
     const re = safeRegExp(s.pattern);
     // fast-check cannot generate from lookarounds; generate from the pattern without them and
     // keep what the full pattern accepts.
-    for (const source of [s.pattern, s.pattern.replace(/\(\?<?[=!][^()]*\)/g, "")]) {
+    for (const source of [s.pattern, withoutLookarounds(s.pattern)]) {
       try {
         const matching = fc.stringMatching(new RegExp(source)).filter((v) => fits(v) && (!re || re.test(v)));
         const examples = (s.examples ?? []).filter((e: unknown) => typeof e === "string" && fits(e) && (!re || re.test(e)));
@@ -179,6 +179,47 @@ export function mergeAllOf(s: any): any {
     }
   }
   return out;
+}
+
+/**
+ * The pattern with its lookahead and lookbehind groups removed, nested groups and all: what is left
+ * generates a superset, which the full pattern then filters. Escapes and character classes are
+ * skipped over, so a `(` inside `[...]` or after `\\` opens nothing.
+ */
+export function withoutLookarounds(pattern: string): string {
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] === "\\") {
+      out += pattern.slice(i, i + 2);
+      i++;
+    } else if (pattern[i] === "[") {
+      const end = classEnd(pattern, i);
+      out += pattern.slice(i, end + 1);
+      i = end;
+    } else if (/^\(\?<?[=!]/.test(pattern.slice(i, i + 4))) {
+      i = groupEnd(pattern, i);
+    } else out += pattern[i];
+  }
+  return out;
+}
+
+function classEnd(pattern: string, start: number): number {
+  for (let i = start + 1; i < pattern.length; i++) {
+    if (pattern[i] === "\\") i++;
+    else if (pattern[i] === "]") return i;
+  }
+  return pattern.length - 1;
+}
+
+function groupEnd(pattern: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < pattern.length; i++) {
+    if (pattern[i] === "\\") i++;
+    else if (pattern[i] === "[") i = classEnd(pattern, i);
+    else if (pattern[i] === "(") depth++;
+    else if (pattern[i] === ")" && --depth === 0) return i;
+  }
+  return pattern.length - 1;
 }
 
 function safeRegExp(source: string): RegExp | undefined {

@@ -18,7 +18,7 @@ export class ReferenceUnavailable extends Error {}
 export interface Reference {
   baseUrl: string;
   configFile: string;
-  /** SIGTERM, then SIGKILL after `graceMs` (after a full run the server can take a minute to drain) */
+  /** SIGTERM, then SIGKILL after `graceMs` */
   stop(graceMs?: number): Promise<void>;
 }
 

@@ -5,6 +5,68 @@ import type { OperationSpec } from "./operation-spec.ts";
 export const components: { $id: string; $defs: Record<string, unknown> } = {
   "$id": "components.json",
   "$defs": {
+    "ARecordInput": {
+      "type": "object",
+      "required": [
+        "type",
+        "name",
+        "data"
+      ],
+      "properties": {
+        "type": {
+          "type": "string",
+          "enum": [
+            "A"
+          ]
+        },
+        "name": {
+          "$ref": "components.json#/$defs/RecordName"
+        },
+        "ttl": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 60,
+          "maximum": 86400,
+          "description": "60 to 86400 seconds, default 3600.",
+          "default": 3600
+        },
+        "data": {
+          "$ref": "components.json#/$defs/Ipv4Data"
+        }
+      },
+      "description": "An A record to create."
+    },
+    "AaaaRecordInput": {
+      "type": "object",
+      "required": [
+        "type",
+        "name",
+        "data"
+      ],
+      "properties": {
+        "type": {
+          "type": "string",
+          "enum": [
+            "AAAA"
+          ]
+        },
+        "name": {
+          "$ref": "components.json#/$defs/RecordName"
+        },
+        "ttl": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 60,
+          "maximum": 86400,
+          "description": "60 to 86400 seconds, default 3600.",
+          "default": 3600
+        },
+        "data": {
+          "$ref": "components.json#/$defs/Ipv6Data"
+        }
+      },
+      "description": "An AAAA record to create."
+    },
     "Address": {
       "type": "object",
       "required": [
@@ -473,6 +535,43 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         }
       }
     },
+    "CaaData": {
+      "type": "string",
+      "maxLength": 4096,
+      "pattern": "^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]) (issue (\"[^\"\\u0000-\\u001F\\u007F]*\"|[^\\s\"\\u0000-\\u001F\\u007F]+)|issuewild (\"[^\"\\u0000-\\u001F\\u007F]*\"|[^\\s\"\\u0000-\\u001F\\u007F]+)|iodef (\"(mailto:|https?://)[^\\s\"\\u0000-\\u001F\\u007F]+\"|(mailto:|https?://)[^\\s\"\\u0000-\\u001F\\u007F]+))$",
+      "description": "`flags tag value`: flags 0 to 255, the tag `issue`, `issuewild` or `iodef`, and the value bare\n(one word) or in double quotes; an `iodef` value is a `mailto:`, `http://` or `https://` URL. Like\n`0 issue \"letsencrypt.org\"`."
+    },
+    "CaaRecordInput": {
+      "type": "object",
+      "required": [
+        "type",
+        "name",
+        "data"
+      ],
+      "properties": {
+        "type": {
+          "type": "string",
+          "enum": [
+            "CAA"
+          ]
+        },
+        "name": {
+          "$ref": "components.json#/$defs/RecordName"
+        },
+        "ttl": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 60,
+          "maximum": 86400,
+          "description": "60 to 86400 seconds, default 3600.",
+          "default": 3600
+        },
+        "data": {
+          "$ref": "components.json#/$defs/CaaData"
+        }
+      },
+      "description": "A CAA record to create."
+    },
     "CancelResponse": {
       "type": "object",
       "required": [
@@ -597,7 +696,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       ],
       "description": "pending -> active (issuance succeeded; notAfter and daysLeft become available) or\npending -> failed. Issuance takes about 15 to 30 seconds."
     },
-    "CreateDnsRecordRequest": {
+    "CnameRecordInput": {
       "type": "object",
       "required": [
         "type",
@@ -606,20 +705,13 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       ],
       "properties": {
         "type": {
-          "$ref": "components.json#/$defs/DnsRecordType"
+          "type": "string",
+          "enum": [
+            "CNAME"
+          ]
         },
         "name": {
           "$ref": "components.json#/$defs/RecordName"
-        },
-        "data": {
-          "$ref": "components.json#/$defs/RecordData"
-        },
-        "priority": {
-          "type": "integer",
-          "format": "int32",
-          "minimum": 0,
-          "maximum": 65535,
-          "description": "Required for MX, 0 to 65535; not accepted for other types (SRV carries it in `data`)."
         },
         "ttl": {
           "type": "integer",
@@ -628,9 +720,55 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "maximum": 86400,
           "description": "60 to 86400 seconds, default 3600.",
           "default": 3600
+        },
+        "data": {
+          "$ref": "components.json#/$defs/ServiceHostData"
         }
       },
-      "description": "A record to create. MX requires `priority`; CNAME stands alone at its name and not at `@`; an\nidentical record or a CNAME conflict is 409 `conflict`."
+      "description": "A CNAME record to create: it stands alone at its name, so not at `@` (409 otherwise)."
+    },
+    "CreateDnsRecordRequest": {
+      "type": "object",
+      "oneOf": [
+        {
+          "$ref": "components.json#/$defs/ARecordInput"
+        },
+        {
+          "$ref": "components.json#/$defs/AaaaRecordInput"
+        },
+        {
+          "$ref": "components.json#/$defs/TxtRecordInput"
+        },
+        {
+          "$ref": "components.json#/$defs/MxRecordInput"
+        },
+        {
+          "$ref": "components.json#/$defs/CnameRecordInput"
+        },
+        {
+          "$ref": "components.json#/$defs/NsRecordInput"
+        },
+        {
+          "$ref": "components.json#/$defs/SrvRecordInput"
+        },
+        {
+          "$ref": "components.json#/$defs/CaaRecordInput"
+        }
+      ],
+      "discriminator": {
+        "propertyName": "type",
+        "x-values": [
+          "A",
+          "AAAA",
+          "TXT",
+          "MX",
+          "CNAME",
+          "NS",
+          "SRV",
+          "CAA"
+        ]
+      },
+      "description": "A record to create, by type: the syntax of `data` depends on `type`, `priority` belongs to MX\nonly (SRV carries it in `data`). What depends on the zone is 409 `conflict`: an identical record,\na CNAME that would not stand alone (and so any CNAME at `@`), a full name over 253 characters."
     },
     "CreateGroupRequest": {
       "type": "object",
@@ -1145,6 +1283,22 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "critical"
       ],
       "description": "`ok`: bounce below 4 % and complaint below 0.08 %; `warning`: within 80 % of a threshold;\n`critical`: bounce at 5 % or more, or complaint at 0.1 % or more (the relay provider's limits)."
+    },
+    "HostData": {
+      "type": "string",
+      "maxLength": 253,
+      "pattern": "^(?!\\d+(\\.\\d+){3}\\.?$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\\.?$",
+      "description": "A host name: labels of letters, digits and inner hyphens, optionally ending in a dot as zone files\nwrite it; at most 253 characters; not an IP address."
+    },
+    "Ipv4Data": {
+      "type": "string",
+      "pattern": "^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$",
+      "description": "An IPv4 address in dotted-quad form, without leading zeros."
+    },
+    "Ipv6Data": {
+      "type": "string",
+      "format": "ipv6",
+      "description": "An IPv6 address (RFC 4291 text form, without a zone index)."
     },
     "IssueCertificateRequest": {
       "type": "object",
@@ -2058,6 +2212,77 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       ],
       "description": "Status of a sent message. Transitions (docs/decisions.md): scheduled -> sent | canceled;\naccepted -> sent | suppressed | failed; sent -> delivered | delayed | bounced | soft_bounced;\ndelayed -> delivered | bounced | soft_bounced | failed; delivered -> complained.\nOnly `scheduled` can be canceled."
     },
+    "MxRecordInput": {
+      "type": "object",
+      "required": [
+        "type",
+        "name",
+        "data",
+        "priority"
+      ],
+      "properties": {
+        "type": {
+          "type": "string",
+          "enum": [
+            "MX"
+          ]
+        },
+        "name": {
+          "$ref": "components.json#/$defs/RecordName"
+        },
+        "ttl": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 60,
+          "maximum": 86400,
+          "description": "60 to 86400 seconds, default 3600.",
+          "default": 3600
+        },
+        "data": {
+          "$ref": "components.json#/$defs/HostData",
+          "description": "The mail exchanger."
+        },
+        "priority": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 0,
+          "maximum": 65535,
+          "description": "Required for MX, 0 to 65535."
+        }
+      },
+      "description": "An MX record to create."
+    },
+    "NsRecordInput": {
+      "type": "object",
+      "required": [
+        "type",
+        "name",
+        "data"
+      ],
+      "properties": {
+        "type": {
+          "type": "string",
+          "enum": [
+            "NS"
+          ]
+        },
+        "name": {
+          "$ref": "components.json#/$defs/RecordName"
+        },
+        "ttl": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 60,
+          "maximum": 86400,
+          "description": "60 to 86400 seconds, default 3600.",
+          "default": 3600
+        },
+        "data": {
+          "$ref": "components.json#/$defs/HostData"
+        }
+      },
+      "description": "An NS record to create (a delegation when not at `@`)."
+    },
     "OkResponse": {
       "type": "object",
       "required": [
@@ -2166,7 +2391,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       "type": "string",
       "maxLength": 253,
       "pattern": "^(@|[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(\\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*)$",
-      "description": "A record name relative to its zone: `@` is the zone root; otherwise labels of\n`[A-Za-z0-9_-]`, up to 63 characters each. A name ending in the zone (with or without the final\ndot) is taken as absolute. Wildcards are not supported."
+      "description": "A record name relative to its zone: `@` is the zone root; otherwise labels of `[A-Za-z0-9_-]`\nwithout a leading or trailing hyphen, up to 63 characters each. A name ending in the zone's name\nis taken as absolute (`www.example.test` in `example.test` is `www`). Case does not matter; names\nare stored lowercase. Wildcards are not supported."
     },
     "ResourceId": {
       "type": "string",
@@ -2453,6 +2678,54 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       },
       "description": "A sent message as listed."
     },
+    "ServiceHostData": {
+      "type": "string",
+      "maxLength": 253,
+      "pattern": "^(?!\\d+(\\.\\d+){3}\\.?$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(\\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\\.?$",
+      "description": "A host name that may carry underscores, optionally ending in a dot; at most 253 characters."
+    },
+    "SrvData": {
+      "type": "string",
+      "pattern": "^(0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])( (0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])){2} (\\.|(?=[^ ]{1,253}$)(?!\\d+(\\.\\d+){3}\\.?$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\\.?)$",
+      "description": "`priority weight port target`: three integers 0 to 65535 and a host name (or `.` for \"no\nservice\"), separated by single spaces, like `10 5 5060 sip.example.test`."
+    },
+    "SrvName": {
+      "type": "string",
+      "maxLength": 253,
+      "pattern": "^_[A-Za-z0-9_-]{0,61}[A-Za-z0-9_]\\._[A-Za-z0-9_-]{0,61}[A-Za-z0-9_](\\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*$",
+      "description": "An SRV owner name: `_service._proto`, optionally under further labels."
+    },
+    "SrvRecordInput": {
+      "type": "object",
+      "required": [
+        "type",
+        "name",
+        "data"
+      ],
+      "properties": {
+        "type": {
+          "type": "string",
+          "enum": [
+            "SRV"
+          ]
+        },
+        "name": {
+          "$ref": "components.json#/$defs/SrvName"
+        },
+        "ttl": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 60,
+          "maximum": 86400,
+          "description": "60 to 86400 seconds, default 3600.",
+          "default": 3600
+        },
+        "data": {
+          "$ref": "components.json#/$defs/SrvData"
+        }
+      },
+      "description": "An SRV record to create, at a name `_service._proto`; its priority is in `data`."
+    },
     "TemplateRef": {
       "type": "object",
       "required": [
@@ -2512,6 +2785,43 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         }
       },
       "description": "A tracked link of the message."
+    },
+    "TxtData": {
+      "type": "string",
+      "maxLength": 4096,
+      "pattern": "^[^\\u0000-\\u001F\\u007F]+$",
+      "description": "Printable text (no control characters; Unicode allowed), 1 to 4096 characters."
+    },
+    "TxtRecordInput": {
+      "type": "object",
+      "required": [
+        "type",
+        "name",
+        "data"
+      ],
+      "properties": {
+        "type": {
+          "type": "string",
+          "enum": [
+            "TXT"
+          ]
+        },
+        "name": {
+          "$ref": "components.json#/$defs/RecordName"
+        },
+        "ttl": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 60,
+          "maximum": 86400,
+          "description": "60 to 86400 seconds, default 3600.",
+          "default": 3600
+        },
+        "data": {
+          "$ref": "components.json#/$defs/TxtData"
+        }
+      },
+      "description": "A TXT record to create; served as 255-byte character-strings."
     },
     "Webhook": {
       "type": "object",

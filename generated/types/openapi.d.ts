@@ -972,10 +972,42 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description An AAAA record to create. */
+        AaaaRecordInput: {
+            data: components["schemas"]["Ipv6Data"];
+            name: components["schemas"]["RecordName"];
+            /**
+             * Format: int32
+             * @description 60 to 86400 seconds, default 3600.
+             * @default 3600
+             */
+            ttl: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "AAAA";
+        };
         /** @description An address with an optional display name. */
         Address: {
             email: components["schemas"]["EmailAddress"];
             name?: string;
+        };
+        /** @description An A record to create. */
+        ARecordInput: {
+            data: components["schemas"]["Ipv4Data"];
+            name: components["schemas"]["RecordName"];
+            /**
+             * Format: int32
+             * @description 60 to 86400 seconds, default 3600.
+             * @default 3600
+             */
+            ttl: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "A";
         };
         /** @description A file attached to a message. All attachments of one message total at most 15 MB. */
         Attachment: {
@@ -1125,6 +1157,28 @@ export interface components {
             ok: boolean;
             username?: string;
         };
+        /**
+         * @description `flags tag value`: flags 0 to 255, the tag `issue`, `issuewild` or `iodef`, and the value bare
+         *     (one word) or in double quotes; an `iodef` value is a `mailto:`, `http://` or `https://` URL. Like
+         *     `0 issue "letsencrypt.org"`.
+         */
+        CaaData: string;
+        /** @description A CAA record to create. */
+        CaaRecordInput: {
+            data: components["schemas"]["CaaData"];
+            name: components["schemas"]["RecordName"];
+            /**
+             * Format: int32
+             * @description 60 to 86400 seconds, default 3600.
+             * @default 3600
+             */
+            ttl: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CAA";
+        };
         CancelResponse: {
             id: components["schemas"]["ResourceId"];
             /** @enum {string} */
@@ -1159,26 +1213,28 @@ export interface components {
          * @enum {string}
          */
         CertificateStatus: "pending" | "active" | "failed";
-        /**
-         * @description A record to create. MX requires `priority`; CNAME stands alone at its name and not at `@`; an
-         *     identical record or a CNAME conflict is 409 `conflict`.
-         */
-        CreateDnsRecordRequest: {
-            data: components["schemas"]["RecordData"];
+        /** @description A CNAME record to create: it stands alone at its name, so not at `@` (409 otherwise). */
+        CnameRecordInput: {
+            data: components["schemas"]["ServiceHostData"];
             name: components["schemas"]["RecordName"];
-            /**
-             * Format: int32
-             * @description Required for MX, 0 to 65535; not accepted for other types (SRV carries it in `data`).
-             */
-            priority?: number;
             /**
              * Format: int32
              * @description 60 to 86400 seconds, default 3600.
              * @default 3600
              */
             ttl: number;
-            type: components["schemas"]["DnsRecordType"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CNAME";
         };
+        /**
+         * @description A record to create, by type: the syntax of `data` depends on `type`, `priority` belongs to MX
+         *     only (SRV carries it in `data`). What depends on the zone is 409 `conflict`: an identical record,
+         *     a CNAME that would not stand alone (and so any CNAME at `@`), a full name over 253 characters.
+         */
+        CreateDnsRecordRequest: components["schemas"]["ARecordInput"] | components["schemas"]["AaaaRecordInput"] | components["schemas"]["TxtRecordInput"] | components["schemas"]["MxRecordInput"] | components["schemas"]["CnameRecordInput"] | components["schemas"]["NsRecordInput"] | components["schemas"]["SrvRecordInput"] | components["schemas"]["CaaRecordInput"];
         CreateGroupRequest: {
             description?: string;
             /** @description A mail domain of the project. */
@@ -1391,6 +1447,18 @@ export interface components {
          * @enum {string}
          */
         Health: "ok" | "warning" | "critical";
+        /**
+         * @description A host name: labels of letters, digits and inner hyphens, optionally ending in a dot as zone files
+         *     write it; at most 253 characters; not an IP address.
+         */
+        HostData: string;
+        /** @description An IPv4 address in dotted-quad form, without leading zeros. */
+        Ipv4Data: string;
+        /**
+         * Format: ipv6
+         * @description An IPv6 address (RFC 4291 text form, without a zone index).
+         */
+        Ipv6Data: string;
         IssueCertificateRequest: {
             /**
              * @description Renew automatically before expiry.
@@ -1739,6 +1807,44 @@ export interface components {
          * @enum {string}
          */
         MessageStatus: "sent" | "delivered" | "bounced" | "soft_bounced" | "complained" | "delayed" | "scheduled" | "suppressed" | "failed" | "canceled";
+        /** @description An MX record to create. */
+        MxRecordInput: {
+            /** @description The mail exchanger. */
+            data: components["schemas"]["HostData"];
+            name: components["schemas"]["RecordName"];
+            /**
+             * Format: int32
+             * @description Required for MX, 0 to 65535.
+             */
+            priority: number;
+            /**
+             * Format: int32
+             * @description 60 to 86400 seconds, default 3600.
+             * @default 3600
+             */
+            ttl: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "MX";
+        };
+        /** @description An NS record to create (a delegation when not at `@`). */
+        NsRecordInput: {
+            data: components["schemas"]["HostData"];
+            name: components["schemas"]["RecordName"];
+            /**
+             * Format: int32
+             * @description 60 to 86400 seconds, default 3600.
+             * @default 3600
+             */
+            ttl: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "NS";
+        };
         OkResponse: {
             ok: boolean;
         };
@@ -1778,9 +1884,10 @@ export interface components {
          */
         RecordData: string;
         /**
-         * @description A record name relative to its zone: `@` is the zone root; otherwise labels of
-         *     `[A-Za-z0-9_-]`, up to 63 characters each. A name ending in the zone (with or without the final
-         *     dot) is taken as absolute. Wildcards are not supported.
+         * @description A record name relative to its zone: `@` is the zone root; otherwise labels of `[A-Za-z0-9_-]`
+         *     without a leading or trailing hyphen, up to 63 characters each. A name ending in the zone's name
+         *     is taken as absolute (`www.example.test` in `example.test` is `www`). Case does not matter; names
+         *     are stored lowercase. Wildcards are not supported.
          */
         RecordName: string;
         /**
@@ -1877,6 +1984,31 @@ export interface components {
             status: components["schemas"]["MessageStatus"];
             toAddr: components["schemas"]["EmailAddress"];
         };
+        /** @description A host name that may carry underscores, optionally ending in a dot; at most 253 characters. */
+        ServiceHostData: string;
+        /**
+         * @description `priority weight port target`: three integers 0 to 65535 and a host name (or `.` for "no
+         *     service"), separated by single spaces, like `10 5 5060 sip.example.test`.
+         */
+        SrvData: string;
+        /** @description An SRV owner name: `_service._proto`, optionally under further labels. */
+        SrvName: string;
+        /** @description An SRV record to create, at a name `_service._proto`; its priority is in `data`. */
+        SrvRecordInput: {
+            data: components["schemas"]["SrvData"];
+            name: components["schemas"]["SrvName"];
+            /**
+             * Format: int32
+             * @description 60 to 86400 seconds, default 3600.
+             * @default 3600
+             */
+            ttl: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SRV";
+        };
         /**
          * @description A reference to a stored project template (docs/decisions.md, "Template reference"). The
          *     template provides subject, text and HTML; `{{name}}` placeholders are filled from `vars`.
@@ -1903,6 +2035,24 @@ export interface components {
             idx: number;
             /** Format: uri */
             url: string;
+        };
+        /** @description Printable text (no control characters; Unicode allowed), 1 to 4096 characters. */
+        TxtData: string;
+        /** @description A TXT record to create; served as 255-byte character-strings. */
+        TxtRecordInput: {
+            data: components["schemas"]["TxtData"];
+            name: components["schemas"]["RecordName"];
+            /**
+             * Format: int32
+             * @description 60 to 86400 seconds, default 3600.
+             * @default 3600
+             */
+            ttl: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TXT";
         };
         Webhook: {
             active: boolean;

@@ -62,7 +62,9 @@ async function resolveTypesFile(openapi: object, outDir: string, explicit?: stri
 
 /** openapi-typescript's output for a document, as the lead's generate step writes it. */
 export async function renderOpenapiTypes(openapi: object): Promise<string> {
-  const ast = await openapiTS(openapi as Parameters<typeof openapiTS>[0]);
+  // openapi-typescript writes into the document it is given (discriminator enums, descriptions);
+  // a copy keeps the stubs rendered from the contract as written.
+  const ast = await openapiTS(structuredClone(openapi) as Parameters<typeof openapiTS>[0]);
   return astToString(ast);
 }
 

@@ -56,6 +56,9 @@ describe("generated registerRoutes", () => {
     ["a query integer out of range", "GET", "/v1/notes?limit=500", undefined, 400, "query.limit"],
     ["a query that is not an integer", "GET", "/v1/notes?limit=abc", undefined, 400, "query.limit"],
     ["a path parameter against its pattern", "GET", "/v1/tags/UPPER/notes", undefined, 400, "path.name"],
+    ["a discriminated variant", "POST", "/v1/notes", '{"title":"ab","attachment":{"kind":"file","name":"a.txt"}}', 200, undefined],
+    ["the variant chosen by its tag is the one checked", "POST", "/v1/notes", '{"title":"ab","attachment":{"kind":"file","url":"https://x.test"}}', 400, "body.attachment.name"],
+    ["an unknown tag", "POST", "/v1/notes", '{"title":"ab","attachment":{"kind":"video"}}', 400, "body.attachment.kind"],
   ])("%s", async (_name, method, path, body, status, detailPath) => {
     const res = await call(method, path, body);
     expect(res.status).toBe(status);
@@ -64,6 +67,15 @@ describe("generated registerRoutes", () => {
       expect(typeof res.body.error).toBe("string");
       expect(res.body.details.map((d: { path: string }) => d.path)).toContain(detailPath);
     }
+  });
+
+  it("explains a pattern by the schema's description and a tag by its values", async () => {
+    expect((await call("POST", "/v1/notes", '{"title":"HELLO"}')).body.details).toEqual([
+      { path: "body.title", message: "is not valid: Lowercase letters, digits, dots, spaces and hyphens." },
+    ]);
+    expect((await call("POST", "/v1/notes", '{"title":"ab","attachment":{"kind":"video"}}')).body.details).toEqual([
+      { path: "body.attachment.kind", message: "must be one of link, file" },
+    ]);
   });
 
   it("malformed JSON is 400 with the error body, and the server keeps serving", async () => {

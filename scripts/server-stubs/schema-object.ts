@@ -16,7 +16,13 @@ export function normalizeSchema(schema: unknown, openapi30: boolean): Json {
       out.$ref = rewriteRef(value);
     } else if (key === "nullable" && openapi30) {
       continue;
-    } else if (key === "example" || key === "examples" || key === "xml" || key === "externalDocs" || key === "discriminator") {
+    } else if (key === "discriminator") {
+      // ajv's discriminator picks the oneOf branch by the tag, so errors name that branch's
+      // fields instead of every branch's; it reads propertyName and refuses `mapping`, whose keys
+      // stay as `x-values` for the error message.
+      const { propertyName, mapping } = value as { propertyName: string; mapping?: Record<string, string> };
+      out.discriminator = mapping ? { propertyName, "x-values": Object.keys(mapping) } : { propertyName };
+    } else if (key === "example" || key === "examples" || key === "xml" || key === "externalDocs") {
       // Annotations only; dropping them keeps the generated tables small and ajv strictness moot.
       continue;
     } else if (key === "properties" || key === "patternProperties" || key === "$defs" || key === "definitions") {

@@ -43,13 +43,32 @@ describe("DNS records", () => {
   it.each([
     ["an A record with an IPv6 address", { type: "A", name: "x", data: "2001:db8::1" }, "body.data"],
     ["an MX without priority", { type: "MX", name: "@", data: "mx.example.net" }, "body.priority"],
-    ["a CNAME at the apex", { type: "CNAME", name: "@", data: "target.example.net" }, "body.name"],
     ["a TTL below 60", { type: "A", name: "x", data: "192.0.2.1", ttl: 30 }, "body.ttl"],
     ["an unknown type", { type: "PTR", name: "x", data: "y" }, "body.type"],
+    ["an SRV without _service._proto", { type: "SRV", name: "sip", data: "10 5 5060 sip.example.net" }, "body.name"],
+    ["a CAA with an unknown tag", { type: "CAA", name: "@", data: '0 policy "ca.test"' }, "body.data"],
   ])("refuses %s with 400 and details", async (_n, body, path) => {
     const res = await t.api("POST", `/v1/dns/${t.domain}/records`, body);
     expect(res.status).toBe(400);
     expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  it("names the allowed types when the type is unknown", async () => {
+    const res = await t.api("POST", `/v1/dns/${t.domain}/records`, { type: "PTR", name: "x", data: "y" });
+    expect(res.body.details).toEqual([{ path: "body.type", message: "must be one of A, AAAA, TXT, MX, CNAME, NS, SRV, CAA" }]);
+  });
+
+  it("a CNAME at the apex conflicts with the zone's SOA and NS: 409 conflict", async () => {
+    const res = await t.api("POST", `/v1/dns/${t.domain}/records`, { type: "CNAME", name: "@", data: "target.example.net" });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: "conflict", details: [{ path: "body.name", message: expect.stringMatching(/apex/) }] });
+  });
+
+  it("priority on a record other than MX is an unknown field, ignored", async () => {
+    const res = await t.api("POST", `/v1/dns/${t.domain}/records`, { type: "TXT", name: "prio", data: "hello", priority: 7 });
+    expect(res.status).toBe(200);
+    const list = await t.api("GET", `/v1/dns/${t.domain}/records`);
+    expect(list.body.records.find((r: { id: string }) => r.id === res.body.id)).toEqual({ id: res.body.id, type: "TXT", name: "prio", data: "hello", ttl: 3600 });
   });
 
   it("a CNAME must stand alone at its name: 409 conflict", async () => {

@@ -36,7 +36,7 @@ export function dnsRecordHandlers(deps: { zones: DnsRecordRepository; limits: Li
         throw limitReached("records in this zone", deps.limits.recordsPerZone);
       }
       const existing = await deps.zones.findRecords(zone.name, checked.record.name);
-      const conflicts = checkNameConflicts(checked.record, existing);
+      const conflicts = checkNameConflicts(checked.record, existing, zone.name);
       if (conflicts.length) {
         throw new ApiError(409, "conflict", conflicts.map((c) => c.message).join("; "), { details: conflicts });
       }

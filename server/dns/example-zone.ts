@@ -37,7 +37,7 @@ export async function createExampleZone(records: RecordInput[] = EXAMPLE_RECORDS
   for (const input of records) {
     const result = validateRecord(input, EXAMPLE_ZONE);
     if (!result.ok) throw new Error(`fixture record ${JSON.stringify(input)}: ${JSON.stringify(result.errors)}`);
-    const conflicts = checkNameConflicts(result.record, await repository.findRecords(EXAMPLE_ZONE, result.record.name));
+    const conflicts = checkNameConflicts(result.record, await repository.findRecords(EXAMPLE_ZONE, result.record.name), EXAMPLE_ZONE);
     if (conflicts.length > 0) throw new Error(`fixture record ${JSON.stringify(input)}: ${conflicts[0].message}`);
     await repository.insertRecord(EXAMPLE_ZONE, result.record);
   }

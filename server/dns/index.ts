@@ -1,7 +1,7 @@
 // The DNS area's public surface; the core imports from here, not from the files behind it.
 export { startDnsServer, type DnsServer, type DnsServerOptions } from "./authoritative-server.ts";
 export type { ZoneIdentity } from "./answer.ts";
-export { DNS_RECORD_TYPES, MAX_TXT_BYTES, splitTxt, type DnsRecordType } from "./record-data.ts";
+export { DNS_RECORD_TYPES, MAX_TXT_CHARS, splitTxt, type DnsRecordType } from "./record-data.ts";
 export { createResolver, type DnsResolver, type ResolverOptions } from "./resolver.ts";
 export { SqliteDnsRecordRepository, dnsMigrations } from "./sqlite-zone-repository.ts";
 export {

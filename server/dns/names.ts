@@ -8,7 +8,7 @@ export const MAX_LABEL_LENGTH = 63;
 
 // Record names may carry underscores (_dmarc, _sip._tcp, _acme-challenge): the seed's own
 // mail-domain records need them, so the label alphabet is wider than a host name's.
-const RECORD_LABEL = /^[A-Za-z0-9_-]{1,63}$/;
+const RECORD_LABEL = /^[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
 // Targets of MX, NS and SRV must be host names (RFC 1123 letters, digits, hyphens).
 const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 const IPV4_LIKE = /^\d+(\.\d+){3}$/;
@@ -41,11 +41,12 @@ export function isRecordLabel(label: string): boolean {
 export function hostNameProblem(value: string, { allowUnderscore = false } = {}): string | undefined {
   const name = value.replace(/\.$/, "");
   if (name.length === 0) return "must be a host name";
-  if (name.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
+  // Counted with the final dot, as the contract's maxLength counts the string it is given.
+  if (value.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
   // A bare address in MX or NS data is a classic mistake that resolvers refuse to follow.
   if (IPV4_LIKE.test(name) || name.includes(":")) return "must be a host name, not an IP address";
   for (const label of name.split(".")) {
-    const ok = allowUnderscore ? RECORD_LABEL.test(label) && !/^-|-$/.test(label) : HOST_LABEL.test(label);
+    const ok = (allowUnderscore ? RECORD_LABEL : HOST_LABEL).test(label);
     if (!ok) return `label "${label}" is not a valid host name label`;
   }
   return undefined;

@@ -22,20 +22,25 @@ export interface CaaData {
   value: string;
 }
 
-// Generous for DKIM keys (a 4096-bit key is about 800 characters) yet far below the
-// 65535-byte message limit, so a name with a few such records still fits one TCP answer.
-export const MAX_TXT_BYTES = 4096;
+// Characters, as JSON Schema counts them (code points). Generous for DKIM keys (a 4096-bit key is
+// about 800 characters); served as UTF-8 in 255-byte character-strings.
+export const MAX_TXT_CHARS = 4096;
+const MAX_CAA_CHARS = 4096;
 const CAA_TAGS = ["issue", "issuewild", "iodef"];
 // Printable means no C0 control characters and no DEL; other Unicode text is accepted
 // and served as UTF-8 bytes.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+// The syntax below is the contract's (spec/dns/dns-record.tsp), which the HTTP layer checks first;
+// record-syntax.test.ts proves both agree on every value, so what the API admits always parses.
+
 function fail<T>(message: string): Parsed<T> {
   return { ok: false, message };
 }
 
+// Decimal without leading zeros, as the contract's patterns write numbers.
 function uint(text: string, max: number): number | undefined {
-  if (!/^\d{1,5}$/.test(text)) return undefined;
+  if (!/^(0|[1-9]\d{0,4})$/.test(text)) return undefined;
   const value = Number(text);
   return value <= max ? value : undefined;
 }
@@ -50,7 +55,8 @@ export function parseA(data: string): Parsed<string> {
 }
 
 export function parseAAAA(data: string): Parsed<string> {
-  return isIPv6(data) ? { ok: true, value: data.toLowerCase() } : fail("must be an IPv6 address");
+  // A zone index (fe80::1%eth0) names an interface of one machine, meaningless in DNS.
+  return isIPv6(data) && !data.includes("%") ? { ok: true, value: data.toLowerCase() } : fail("must be an IPv6 address");
 }
 
 export function parseHost(data: string, allowUnderscore = false): Parsed<string> {
@@ -59,14 +65,15 @@ export function parseHost(data: string, allowUnderscore = false): Parsed<string>
 }
 
 export function parseTxt(data: string): Parsed<string> {
+  if (data.length === 0) return fail("must not be empty");
   if (CONTROL.test(data)) return fail("must be printable text without control characters");
-  if (Buffer.byteLength(data) > MAX_TXT_BYTES) return fail(`must be at most ${MAX_TXT_BYTES} bytes`);
+  if ([...data].length > MAX_TXT_CHARS) return fail(`must be at most ${MAX_TXT_CHARS} characters`);
   return { ok: true, value: data };
 }
 
 export function parseSrv(data: string): Parsed<SrvData> {
-  const parts = data.trim().split(/\s+/);
-  if (parts.length !== 4) return fail("must be `priority weight port target`");
+  const parts = data.split(" ");
+  if (parts.length !== 4) return fail("must be `priority weight port target`, separated by single spaces");
   const [priority, weight, port] = parts.slice(0, 3).map((p) => uint(p, 65535));
   if (priority === undefined) return fail("priority must be an integer 0 to 65535");
   if (weight === undefined) return fail("weight must be an integer 0 to 65535");
@@ -79,12 +86,14 @@ export function parseSrv(data: string): Parsed<SrvData> {
 }
 
 export function parseCaa(data: string): Parsed<CaaData> {
-  const match = /^\s*(\S+)\s+(\S+)\s+(.*?)\s*$/.exec(data);
-  if (!match) return fail("must be `flags tag value`");
+  if ([...data].length > MAX_CAA_CHARS) return fail(`must be at most ${MAX_CAA_CHARS} characters`);
+  // [\s\S]: a quoted value may hold any printable character, line separators (U+2028) included.
+  const match = /^(\S+) (\S+) ([\s\S]*)$/.exec(data);
+  if (!match) return fail("must be `flags tag value`, separated by single spaces");
   const flags = uint(match[1], 255);
   if (flags === undefined) return fail("flags must be an integer 0 to 255");
-  const tag = match[2].toLowerCase();
-  if (!CAA_TAGS.includes(tag)) return fail("tag must be issue, issuewild or iodef");
+  const tag = match[2];
+  if (!CAA_TAGS.includes(tag)) return fail("tag must be issue, issuewild or iodef (lowercase)");
   let value = match[3];
   if (value.startsWith('"')) {
     if (value.length < 2 || !value.endsWith('"') || value.slice(1, -1).includes('"')) {
@@ -95,8 +104,8 @@ export function parseCaa(data: string): Parsed<CaaData> {
     return fail("a bare value must be one word; quote values with spaces");
   }
   if (CONTROL.test(value)) return fail("value must be printable text");
-  if (tag === "iodef" && !/^(mailto:|https?:\/\/)\S+$/.test(value)) {
-    return fail("an iodef value must be a mailto:, http:// or https:// URL");
+  if (tag === "iodef" && !/^(mailto:|https?:\/\/)[^\s"]+$/.test(value)) {
+    return fail("an iodef value must be a mailto:, http:// or https:// URL without spaces");
   }
   return { ok: true, value: { flags, tag: tag as CaaData["tag"], value } };
 }

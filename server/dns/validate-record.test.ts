@@ -10,9 +10,10 @@ const valid: Case[] = [
   ["A at the apex", { given: { type: "A", name: "@", data: "192.0.2.1" }, want: { name: "@", ttl: 3600 } }],
   ["A with explicit ttl", { given: { type: "A", name: "www", data: "192.0.2.1", ttl: 60 }, want: { ttl: 60 } }],
   ["name is lowercased", { given: { type: "A", name: "WWW", data: "192.0.2.1" }, want: { name: "www" } }],
-  ["absolute name inside the zone", { given: { type: "A", name: "www.example.test.", data: "192.0.2.1" }, want: { name: "www" } }],
+  ["absolute name inside the zone", { given: { type: "A", name: "www.Example.test", data: "192.0.2.1" }, want: { name: "www" } }],
   ["zone-suffixed name without dot", { given: { type: "A", name: "a.b.EXAMPLE.test", data: "192.0.2.1" }, want: { name: "a.b" } }],
-  ["zone name itself is the apex", { given: { type: "TXT", name: "example.test.", data: "x" }, want: { name: "@" } }],
+  ["zone name itself is the apex", { given: { type: "TXT", name: "example.test", data: "x" }, want: { name: "@" } }],
+  ["a name merely ending like the zone is relative", { given: { type: "A", name: "myexample.test", data: "192.0.2.1" }, want: { name: "myexample.test" } }],
   ["AAAA compressed", { given: { type: "AAAA", name: "v6", data: "2001:DB8::1" }, want: { data: "2001:db8::1" } }],
   ["MX with priority 0", { given: { type: "MX", name: "@", data: "mx.example.test.", priority: 0 }, want: { data: "mx.example.test", priority: 0 } }],
   ["MX with max priority", { given: { type: "MX", name: "@", data: "mx.other.test", priority: 65535 }, want: { priority: 65535 } }],
@@ -23,7 +24,11 @@ const valid: Case[] = [
   ["SRV", { given: { type: "SRV", name: "_sip._tcp", data: "10 5 5060 sip.example.test" }, want: { data: "10 5 5060 sip.example.test" } }],
   ["SRV with dot target", { given: { type: "SRV", name: "_imap._tcp", data: "0 0 0 ." }, want: { data: "0 0 0 ." } }],
   ["CAA quoted", { given: { type: "CAA", name: "@", data: '0 issue "letsencrypt.org"' }, want: { data: '0 issue "letsencrypt.org"' } }],
-  ["CAA bare is quoted when stored", { given: { type: "CAA", name: "@", data: "128 ISSUEWILD ca.test" }, want: { data: '128 issuewild "ca.test"' } }],
+  ["CAA bare is quoted when stored", { given: { type: "CAA", name: "@", data: "128 issuewild ca.test" }, want: { data: '128 issuewild "ca.test"' } }],
+  ["CAA quoted value with spaces", { given: { type: "CAA", name: "@", data: '0 issue "ca.test; account=1 2"' }, want: { type: "CAA" } }],
+  ["CAA empty quoted issue (no CA allowed)", { given: { type: "CAA", name: "@", data: '0 issue ""' }, want: { data: '0 issue ""' } }],
+  ["priority on TXT is ignored", { given: { type: "TXT", name: "x", data: "y", priority: 5 }, want: { priority: null } }],
+  ["TXT of 4096 characters of two bytes each", { given: { type: "TXT", name: "x", data: "é".repeat(4096) }, want: { type: "TXT" } }],
   ["CAA iodef mailto", { given: { type: "CAA", name: "@", data: '0 iodef "mailto:sec@example.test"' }, want: { type: "CAA" } }],
   ["NS delegation", { given: { type: "NS", name: "sub", data: "ns1.other.test" }, want: { data: "ns1.other.test" } }],
   ["label of 63 characters", { given: { type: "A", name: "a".repeat(63), data: "192.0.2.1" }, want: { type: "A" } }],
@@ -47,9 +52,6 @@ const invalid: Case[] = [
   ["MX priority fractional", { given: { type: "MX", name: "@", data: "mx.example.test", priority: 1.5 }, want: { path: "body.priority", match: /0 to 65535/ } }],
   ["MX to an address", { given: { type: "MX", name: "@", data: "192.0.2.1", priority: 10 }, want: { path: "body.data", match: /not an IP/ } }],
   ["MX host with underscore", { given: { type: "MX", name: "@", data: "m_x.test", priority: 10 }, want: { path: "body.data", match: /host name label/ } }],
-  ["priority on TXT", { given: { type: "TXT", name: "x", data: "y", priority: 5 }, want: { path: "body.priority", match: /only to MX/ } }],
-  ["CNAME at the apex", { given: { type: "CNAME", name: "@", data: "other.test" }, want: { path: "body.name", match: /apex/ } }],
-  ["CNAME at the zone name", { given: { type: "CNAME", name: "example.test.", data: "other.test" }, want: { path: "body.name", match: /apex/ } }],
   ["CNAME with empty label", { given: { type: "CNAME", name: "w", data: "a..test" }, want: { path: "body.data", match: /label/ } }],
   ["TXT with a newline", { given: { type: "TXT", name: "x", data: "a\nb" }, want: { path: "body.data", match: /printable/ } }],
   ["TXT too long", { given: { type: "TXT", name: "x", data: "a".repeat(4097) }, want: { path: "body.data", match: /4096/ } }],
@@ -69,8 +71,16 @@ const invalid: Case[] = [
   ["label with a space", { given: { type: "A", name: "a b", data: "192.0.2.1" }, want: { path: "body.name", match: /label/ } }],
   ["wildcard label", { given: { type: "A", name: "*", data: "192.0.2.1" }, want: { path: "body.name", match: /label/ } }],
   ["empty label", { given: { type: "A", name: "a..b", data: "192.0.2.1" }, want: { path: "body.name", match: /label/ } }],
-  ["absolute name outside the zone", { given: { type: "A", name: "www.other.test.", data: "192.0.2.1" }, want: { path: "body.name", match: /inside the zone/ } }],
+  ["name with a final dot", { given: { type: "A", name: "www.example.test.", data: "192.0.2.1" }, want: { path: "body.name", match: /label ""/ } }],
+  ["label with a leading hyphen", { given: { type: "A", name: "-a", data: "192.0.2.1" }, want: { path: "body.name", match: /label/ } }],
+  ["CAA tag in capitals", { given: { type: "CAA", name: "@", data: "0 ISSUE ca.test" }, want: { path: "body.data", match: /lowercase/ } }],
+  ["CAA with two spaces", { given: { type: "CAA", name: "@", data: "0  issue ca.test" }, want: { path: "body.data", match: /single spaces|flags|tag/ } }],
+  ["SRV with leading zeros", { given: { type: "SRV", name: "_sip._tcp", data: "010 5 5060 sip.test" }, want: { path: "body.data", match: /priority/ } }],
+  ["SRV with a tab", { given: { type: "SRV", name: "_sip._tcp", data: "10\t5 5060 sip.test" }, want: { path: "body.data", match: /single spaces/ } }],
+  ["AAAA with a zone index", { given: { type: "AAAA", name: "x", data: "fe80::1%eth0" }, want: { path: "body.data", match: /IPv6/ } }],
+  ["MX host of 254 characters with the dot", { given: { type: "MX", name: "@", data: `${Array(4).fill("a".repeat(62)).join(".")}.a.`, priority: 1 }, want: { path: "body.data", match: /253/ } }],
   ["name too long", { given: { type: "A", name: Array(5).fill("a".repeat(50)).join("."), data: "192.0.2.1" }, want: { path: "body.name", match: /253/ } }],
+  ["TXT of 4097 characters", { given: { type: "TXT", name: "x", data: "é".repeat(4097) }, want: { path: "body.data", match: /4096 characters/ } }],
 ];
 
 describe("validateRecord accepts", () => {
@@ -108,9 +118,22 @@ describe("checkNameConflicts", () => {
     ["identical A", { candidate: a, existing: [a], want: /identical/ }],
   ];
   it.each(cases)("%s", (_, { candidate, existing, want }) => {
-    const errors = checkNameConflicts({ ...candidate, name: "www" }, existing);
+    const errors = checkNameConflicts({ ...candidate, name: "www" }, existing, ZONE);
     if (want === null) expect(errors).toEqual([]);
     else expect(errors).toEqual([{ path: expect.any(String), message: expect.stringMatching(want) }]);
+  });
+});
+
+describe("checkNameConflicts: rules that depend on the zone", () => {
+  const cname = { type: "CNAME" as const, data: "t.test", priority: null };
+  it("a CNAME at the apex conflicts with its SOA and NS", () => {
+    expect(checkNameConflicts({ ...cname, name: "@" }, [], ZONE)).toEqual([{ path: "body.name", message: expect.stringMatching(/apex/) }]);
+  });
+  it("a name whose full form passes 253 characters conflicts with the zone's length", () => {
+    const name = Array(4).fill("a".repeat(60)).join("."); // 243 characters, 256 with ".example.test"
+    expect(validateRecord({ type: "A", name, data: "192.0.2.1" }, ZONE).ok).toBe(true);
+    expect(checkNameConflicts({ ...cname, type: "A", name }, [], ZONE)).toEqual([{ path: "body.name", message: expect.stringMatching(/253/) }]);
+    expect(checkNameConflicts({ ...cname, type: "A", name: name.slice(3) }, [], ZONE)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Validation of a record submitted to POST /v1/dns/{zone}/records. Pure functions that
 // return every problem at once as { path, message }, so the HTTP layer can answer
 // 400 { error, code: "invalid_request", details } without knowing DNS rules.
-import { APEX, MAX_NAME_LENGTH, canonicalName, isRecordLabel, relativeName } from "./names.ts";
+import { APEX, MAX_NAME_LENGTH, absoluteName, isRecordLabel, relativeName } from "./names.ts";
 import { DNS_RECORD_TYPES, parseData, type DnsRecordType } from "./record-data.ts";
 
 export interface FieldError {
@@ -41,43 +41,29 @@ export function isRecordType(value: unknown): value is DnsRecordType {
 }
 
 /**
- * The zone-relative form of a submitted name, or a message. "@" and "" are the apex; a name
- * ending in the zone ("www.example.test", with or without the final dot) is taken as absolute,
- * because clients copy names from zone listings; any other name ending in a dot is outside.
+ * The zone-relative form of a submitted name, or a message. "@" is the apex; a name ending in the
+ * zone ("www.example.test") is taken as absolute, because clients copy names from listings.
+ * The syntax is the contract's RecordName: labels only, no final dot, at most 253 characters.
  */
 export function normalizeRecordName(name: string, zone: string): { name: string } | { message: string } {
-  let relative: string;
+  if (name.length > MAX_NAME_LENGTH) return { message: `must be at most ${MAX_NAME_LENGTH} characters` };
   const lower = name.toLowerCase();
-  if (lower === APEX || lower === "") relative = APEX;
-  else if (lower.endsWith(".") || lower === zone || lower.endsWith(`.${zone}`)) {
-    const inside = relativeName(canonicalName(lower), zone);
-    if (inside === undefined) return { message: `must be inside the zone ${zone}` };
-    relative = inside;
-  } else relative = lower;
-  if (relative !== APEX) {
-    const bad = relative.split(".").find((label) => !isRecordLabel(label));
-    if (bad !== undefined) {
-      return { message: `label "${bad}" must be 1 to 63 characters of letters, digits, "_" and "-"` };
-    }
+  if (lower === APEX) return { name: APEX };
+  const bad = lower.split(".").find((label) => !isRecordLabel(label));
+  if (bad !== undefined) {
+    return { message: `label "${bad}" must be 1 to 63 characters of letters, digits, "_" and inner "-"` };
   }
-  const fullLength = relative === APEX ? zone.length : relative.length + 1 + zone.length;
-  if (fullLength > MAX_NAME_LENGTH) return { message: `the full name must be at most ${MAX_NAME_LENGTH} characters` };
-  return { name: relative };
+  return { name: relativeName(lower, zone) ?? lower };
 }
 
+// Only MX has a priority field; on other types it is an unknown field, ignored like any other
+// (SRV carries its priority inside data). docs/decisions.md D1.
 function checkPriority(type: DnsRecordType | undefined, priority: unknown, errors: FieldError[]): number | null {
-  const given = priority !== undefined && priority !== null;
-  if (type === "MX") {
-    if (!given) errors.push({ path: at("priority"), message: "is required for MX records" });
-    else if (!Number.isInteger(priority) || (priority as number) < 0 || (priority as number) > 65535) {
-      errors.push({ path: at("priority"), message: "must be an integer 0 to 65535" });
-    } else return priority as number;
-    return null;
-  }
-  // SRV carries its priority inside data; a second source would be ambiguous.
-  if (given && type !== undefined) {
-    errors.push({ path: at("priority"), message: `applies only to MX records, not ${type}` });
-  }
+  if (type !== "MX") return null;
+  if (priority === undefined || priority === null) errors.push({ path: at("priority"), message: "is required for MX records" });
+  else if (!Number.isInteger(priority) || (priority as number) < 0 || (priority as number) > 65535) {
+    errors.push({ path: at("priority"), message: "must be an integer 0 to 65535" });
+  } else return priority as number;
   return null;
 }
 
@@ -114,10 +100,6 @@ export function validateRecord(input: RecordInput, zone: string): RecordValidati
     else errors.push({ path: at("data"), message: parsed.message });
   }
 
-  if (type === "CNAME" && name === APEX) {
-    // The apex always holds SOA and NS, and a CNAME cannot share its name (RFC 1034 3.6.2).
-    errors.push({ path: at("name"), message: "a CNAME cannot be placed at the zone apex (@)" });
-  }
   if (type === "SRV" && name !== undefined && !/^_[^.]+\._[^.]+/.test(name)) {
     errors.push({ path: at("name"), message: "an SRV name must start with _service._proto, like _sip._tcp" });
   }
@@ -131,14 +113,23 @@ export function validateRecord(input: RecordInput, zone: string): RecordValidati
 }
 
 /**
- * Rules that depend on what the zone already holds at the same name: a CNAME stands alone
- * (no other record and no second CNAME), and nothing joins an existing CNAME. Identical
- * records are refused too, since DNS serves an RRset, not a multiset.
+ * Rules that depend on the zone rather than on the request, answered 409 `conflict` (the contract
+ * cannot know them): the full name fits 253 characters; a CNAME stands alone, so never at the
+ * apex (which always holds SOA and NS, RFC 1034 3.6.2), never beside other records or a second
+ * CNAME, and nothing joins an existing CNAME. Identical records are refused too, since DNS serves
+ * an RRset, not a multiset.
  */
 export function checkNameConflicts(
   candidate: Pick<ValidRecord, "type" | "name" | "data" | "priority">,
   existingAtName: readonly Pick<ValidRecord, "type" | "data" | "priority">[],
+  zone: string,
 ): FieldError[] {
+  if (absoluteName(candidate.name, zone).length > MAX_NAME_LENGTH) {
+    return [{ path: at("name"), message: `${candidate.name}.${zone} is longer than ${MAX_NAME_LENGTH} characters` }];
+  }
+  if (candidate.type === "CNAME" && candidate.name === APEX) {
+    return [{ path: at("name"), message: "the zone apex holds SOA and NS records; a CNAME must stand alone at its name" }];
+  }
   if (existingAtName.length === 0) return [];
   if (candidate.type === "CNAME") {
     const what = existingAtName.some((r) => r.type === "CNAME") ? "a CNAME" : "other records";

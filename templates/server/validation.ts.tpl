@@ -19,6 +19,9 @@ function makeAjv(coerce: boolean, components: object): Ajv2020 {
     allErrors: true,
     coerceTypes: coerce ? "array" : false,
     useDefaults: true,
+    discriminator: true,
+    // Errors carry their keyword's schema, which the discriminator message lists values from.
+    verbose: true,
     logger: false,
   });
   addFormats(ajv);
@@ -63,6 +66,24 @@ export function toDetails(errors: FastifySchemaValidationError[], context: strin
     if (raw.keyword === "additionalProperties") {
       segments.push(String((raw.params as { additionalProperty: string }).additionalProperty));
     }
-    return { path: [part, ...segments].join("."), message: raw.message ?? "is invalid" };
+    if (raw.keyword === "discriminator") return discriminatorDetail(raw, [part, ...segments]);
+    return { path: [part, ...segments].join("."), message: messageOf(raw) };
   });
+}
+
+// A pattern means little to a reader; the schema's description says what the value should be.
+function messageOf(raw: ErrorObject): string {
+  const description = (raw.parentSchema as { description?: unknown } | undefined)?.description;
+  if ((raw.keyword === "pattern" || raw.keyword === "format") && typeof description === "string") {
+    return `is not valid: ${description.replace(/\s+/g, " ").trim()}`;
+  }
+  return raw.message ?? "is invalid";
+}
+
+// ajv says "value of tag "type" must be in oneOf"; the client needs the field and its values.
+function discriminatorDetail(raw: ErrorObject, segments: string[]): ErrorDetail {
+  const { tag } = raw.params as { tag: string };
+  const values = (raw.schema as { "x-values"?: string[] } | undefined)?.["x-values"];
+  const message = values ? `must be one of ${values.join(", ")}` : "must select one of the documented variants";
+  return { path: [...segments, tag].join("."), message };
 }

@@ -41,6 +41,61 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "todo"
       ]
     },
+    "Attachment": {
+      "oneOf": [
+        {
+          "$ref": "components.json#/$defs/LinkAttachment"
+        },
+        {
+          "$ref": "components.json#/$defs/FileAttachment"
+        }
+      ],
+      "discriminator": {
+        "propertyName": "kind",
+        "x-values": [
+          "link",
+          "file"
+        ]
+      }
+    },
+    "LinkAttachment": {
+      "type": "object",
+      "required": [
+        "kind",
+        "url"
+      ],
+      "properties": {
+        "kind": {
+          "type": "string",
+          "enum": [
+            "link"
+          ]
+        },
+        "url": {
+          "type": "string",
+          "format": "uri"
+        }
+      }
+    },
+    "FileAttachment": {
+      "type": "object",
+      "required": [
+        "kind",
+        "name"
+      ],
+      "properties": {
+        "kind": {
+          "type": "string",
+          "enum": [
+            "file"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "maxLength": 20
+        }
+      }
+    },
     "NoteInput": {
       "type": "object",
       "required": [
@@ -52,7 +107,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "minLength": 2,
           "maxLength": 40,
-          "pattern": "^[a-z0-9._ -]+$"
+          "pattern": "^[a-z0-9._ -]+$",
+          "description": "Lowercase letters, digits, dots, spaces and hyphens."
         },
         "kind": {
           "$ref": "components.json#/$defs/NoteKind"
@@ -63,6 +119,9 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "contact": {
           "type": "string",
           "format": "email"
+        },
+        "attachment": {
+          "$ref": "components.json#/$defs/Attachment"
         }
       }
     },

@@ -63,12 +63,32 @@ export interface components {
         };
         /** @enum {string} */
         NoteKind: "plain" | "todo";
+        Attachment: components["schemas"]["LinkAttachment"] | components["schemas"]["FileAttachment"];
+        LinkAttachment: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "link";
+            /** Format: uri */
+            url: string;
+        };
+        FileAttachment: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "file";
+            name: string;
+        };
         NoteInput: {
+            /** @description Lowercase letters, digits, dots, spaces and hyphens. */
             title: string;
             kind?: components["schemas"]["NoteKind"];
             body?: string;
             /** Format: email */
             contact?: string;
+            attachment?: components["schemas"]["Attachment"];
         };
         ErrorBody: {
             error: string;
