@@ -11,6 +11,7 @@ import { createResolver, type DnsResolver } from "./dns/resolver.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
 import type { DnsRecordRepository } from "./dns/zone-repository.ts";
 import type { MailboxRepository } from "./mailboxes/mailbox-repository.ts";
+import { CachedMailboxRepository } from "./mailboxes/cached-mailbox-repository.ts";
 import { SqliteMailboxRepository } from "./mailboxes/sqlite-mailbox-repository.ts";
 import type { MailDomainRepository } from "./maildomains/maildomain-repository.ts";
 import { SqliteMailDomainRepository } from "./maildomains/sqlite-maildomain-repository.ts";
@@ -48,7 +49,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     limiter: new FixedWindowRateLimiter(),
     zones: new SqliteDnsRecordRepository(db),
     mailDomains: new SqliteMailDomainRepository(db),
-    mailboxes: new SqliteMailboxRepository(db),
+    mailboxes: new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db)),
     webmail: new SqliteWebmailRepository(db),
     messages: emptyMessageStore,
     webhooks: new SqliteWebhookRepository(db),
