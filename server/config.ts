@@ -67,17 +67,26 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   if (env.DATA_DIR) c.dataDir = env.DATA_DIR;
   if (env.DNS_HOST) c.dns.host = env.DNS_HOST;
   if (env.DNS_PORT) c.dns.port = intOf("DNS_PORT", env.DNS_PORT);
-  if (env.DNS_ENABLED) c.dns.enabled = env.DNS_ENABLED !== "0" && env.DNS_ENABLED !== "false";
+  if (env.DNS_ENABLED) c.dns.enabled = flagOf("DNS_ENABLED", env.DNS_ENABLED);
   if (env.RESOLVER) {
     const [host, port] = env.RESOLVER.split(/:(?=\d+$)/);
     c.resolver = { host, port: port ? intOf("RESOLVER", port) : 53 };
   }
   if (env.MAIL_HOST) c.mailHost = env.MAIL_HOST;
-  if (env.ALLOW_HTTP_LOOPBACK_WEBHOOKS) c.allowHttpLoopbackWebhooks = env.ALLOW_HTTP_LOOPBACK_WEBHOOKS === "1" || env.ALLOW_HTTP_LOOPBACK_WEBHOOKS === "true";
-  if (env.DEMO) c.demo = env.DEMO !== "0" && env.DEMO !== "false";
+  if (env.ALLOW_HTTP_LOOPBACK_WEBHOOKS) c.allowHttpLoopbackWebhooks = flagOf("ALLOW_HTTP_LOOPBACK_WEBHOOKS", env.ALLOW_HTTP_LOOPBACK_WEBHOOKS);
+  if (env.DEMO) c.demo = flagOf("DEMO", env.DEMO);
   if (env.LOG_LEVEL) c.logLevel = env.LOG_LEVEL;
   c.dataDir = path.resolve(cwd, c.dataDir);
   return c;
+}
+
+// The README documents on/off; the usual spellings of both are accepted, anything else is refused,
+// since reading "of" or "Off " as one or the other silently would be worse than not starting.
+function flagOf(name: string, value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (["1", "true", "on", "yes"].includes(v)) return true;
+  if (["0", "false", "off", "no"].includes(v)) return false;
+  throw new Error(`${name} must be on or off (also 1/0, true/false, yes/no), got "${value}"`);
 }
 
 function intOf(name: string, value: string): number {
