@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { caseIsValid, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
 import { applyMutation, mutationsFor } from "./mutations.ts";
-import { integerBounds } from "./schema-arbitrary.ts";
+import { alternativesOf, integerBounds } from "./schema-arbitrary.ts";
 import type { Case, JsonSchema, Mode, Operation } from "./types.ts";
 
 function boundaryValues(schema: JsonSchema): unknown[] {
@@ -41,12 +41,13 @@ export function coverageCases(op: Operation, mode: Mode, seed: number, opts: Cas
       if (opts.overrides && p.name in opts.overrides) continue;
       for (const v of boundaryValues(p.schema)) keep({ ...base, [bag]: { ...base[bag], [p.name]: v } });
     }
-    const props: Record<string, any> = (op.body?.schema as any)?.properties ?? {};
+    // Every branch's properties: boundaries that do not fit the base case's branch are dropped by keep().
+    const props: [string, any][] = op.body ? alternativesOf(op.body.schema).flatMap((b: any) => Object.entries<any>(b?.properties ?? {})) : [];
     if (base.hasBody && base.body && typeof base.body === "object" && !Array.isArray(base.body)) {
-      const required: string[] = (op.body?.schema as any)?.required ?? [];
+      const required: string[] = alternativesOf(op.body!.schema).flatMap((b: any) => b?.required ?? []);
       // The smallest body the contract allows: servers often trip on absent optional fields.
       keep({ ...base, body: Object.fromEntries(Object.entries(base.body).filter(([k]) => required.includes(k))) });
-      for (const [name, prop] of Object.entries(props)) {
+      for (const [name, prop] of props) {
         if (opts.overrides && name in opts.overrides) continue;
         for (const v of boundaryValues(prop)) keep({ ...base, body: { ...(base.body as object), [name]: v } });
       }

@@ -2,7 +2,7 @@
 // broke, and the result is re-validated, so a "negative" case is known to be invalid.
 import fc from "fast-check";
 import { caseIsValid, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
-import { integerBounds } from "./schema-arbitrary.ts";
+import { alternativesOf, integerBounds } from "./schema-arbitrary.ts";
 import type { Case, JsonSchema, Operation, Parameter } from "./types.ts";
 
 export interface Mutation {
@@ -96,6 +96,12 @@ function setAt(body: unknown, path: string[], value: unknown | typeof REMOVE): u
 
 function bodyMutations(schema: JsonSchema, path: string[], depth: number): Mutation[] {
   if (typeof schema !== "object" || depth > 3) return [];
+  const alternatives = alternativesOf(schema);
+  if (alternatives.length > 1) {
+    // Each branch's constraints, once each: branches often share fields (a name, a ttl).
+    const seen = new Set<string>();
+    return alternatives.flatMap((b) => bodyMutations(b, path, depth)).filter((m) => !seen.has(m.description) && seen.add(m.description));
+  }
   const s: any = schema;
   const where = path.length ? `body /${path.join("/")}` : "body";
   const out: Mutation[] = [];

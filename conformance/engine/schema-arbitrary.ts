@@ -163,6 +163,19 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
   return fc.record(record, { requiredKeys: required.filter((r) => r in record) }) as fc.Arbitrary<Record<string, unknown>>;
 }
 
+/**
+ * The alternatives a schema offers: each oneOf/anyOf branch merged with the schema's own keywords,
+ * or the schema itself. Coverage and mutations walk every alternative; what they produce is
+ * re-validated, so a value from one branch that another rejects costs nothing.
+ */
+export function alternativesOf(schema: JsonSchema): JsonSchema[] {
+  if (typeof schema !== "object" || schema === null) return [schema];
+  const { oneOf, anyOf, ...rest } = schema as any;
+  const branches = oneOf ?? anyOf;
+  if (!Array.isArray(branches) || !branches.length) return [schema];
+  return branches.map((b: any) => mergeAllOf({ allOf: [rest, b] }));
+}
+
 /** Shallow merge of allOf branches: enough for the composition styles contracts use in practice. */
 export function mergeAllOf(s: any): any {
   const { allOf, ...rest } = s;
