@@ -16,7 +16,9 @@ export async function waitForHttp(url: string, timeoutMs: number, alive: () => b
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && alive()) {
     try {
-      await fetch(url);
+      // Read the body: an unread one leaves undici's connection half-used, and it opens a
+      // spare socket that the server sees as a silent client.
+      await (await fetch(url)).arrayBuffer();
       return true;
     } catch {
       await new Promise((r) => setTimeout(r, 200));

@@ -58,8 +58,12 @@ export async function startReference(): Promise<Reference> {
     const id = /(prj_\w+)/.exec(await console_(`projects create ${name}`))![1];
     await console_(`zones create ${zone} --project ${id}`);
     const key = lastWord(await console_(`keys create --project ${id} --scopes all --rate-limit 1000000`));
-    const call = (method: string, p: string, body: unknown) =>
-      fetch(`${baseUrl}${p}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    // Bodies are read (an unread one keeps undici's connection busy) and a failed fixture stops here.
+    const call = async (method: string, p: string, body: unknown) => {
+      const res = await fetch(`${baseUrl}${p}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const text = await res.text();
+      if (!res.ok) throw new ReferenceUnavailable(`fixture ${method} ${p} answered ${res.status}: ${text}`);
+    };
     await call("POST", "/v1/maildomains", { name: zone });
     await call("POST", "/v1/mailboxes", { name: mailbox, domain: zone, password: "conformance-password" });
     return { id, key, zone, address: `${mailbox}@${zone}` };
