@@ -1,7 +1,7 @@
 // SQLite implementation of DnsRecordRepository on node:sqlite. The core owns the database
 // file, its pragmas and the migration runner; this module only brings its schema and
 // queries, so the DNS tables live in the same file and transactions as everything else.
-import { randomUUID } from "node:crypto";
+import { newId } from "../ids.ts";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { canonicalName } from "./names.ts";
 import type { DnsRecordType } from "./record-data.ts";
@@ -146,7 +146,7 @@ export class SqliteDnsRecordRepository implements DnsRecordRepository {
   }
 
   async insertRecord(zone: string, record: ValidRecord): Promise<DnsRecord> {
-    const id = randomUUID();
+    const id = newId("rec");
     const createdAt = new Date().toISOString();
     return this.#inTransaction(() => {
       const row = this.#db
