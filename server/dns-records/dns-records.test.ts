@@ -20,7 +20,7 @@ afterAll(() => p.stop());
 describe("DNS records", () => {
   it("creates a record that the DNS server answers at once, lists it and deletes it", async () => {
     const created = await t.api("POST", `/v1/dns/${t.domain}/records`, { type: "A", name: "www", data: "192.0.2.10", ttl: 300 });
-    expect(created.body).toEqual({ created: true, id: expect.any(String) });
+    expect(created.body).toEqual({ created: true, id: expect.stringMatching(/^rec_[a-z0-9]+$/) });
     expect(await resolver.resolve4(`www.${t.domain}`)).toEqual(["192.0.2.10"]);
 
     const list = await t.api("GET", `/v1/dns/${t.domain}/records`);
