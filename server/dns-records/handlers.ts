@@ -32,7 +32,7 @@ export function dnsRecordHandlers(deps: { zones: DnsRecordRepository; limits: Li
       const zone = await zoneOf(auth.projectId, params.zone);
       const checked = validateRecord(body, zone.name);
       if (!checked.ok) throw validationError(checked.errors);
-      if ((await deps.zones.listZoneRecords(zone.name)).length >= deps.limits.recordsPerZone) {
+      if ((await deps.zones.countZoneRecords(zone.name)) >= deps.limits.recordsPerZone) {
         throw limitReached("records in this zone", deps.limits.recordsPerZone);
       }
       const existing = await deps.zones.findRecords(zone.name, checked.record.name);
@@ -46,7 +46,7 @@ export function dnsRecordHandlers(deps: { zones: DnsRecordRepository; limits: Li
 
     async deleteDnsRecord({ params, query, auth }) {
       const zone = await zoneOf(auth.projectId, params.zone);
-      const record = (await deps.zones.listZoneRecords(zone.name)).find((r) => r.id === params.id);
+      const record = await deps.zones.getRecord(zone.name, params.id);
       if (!record) throw notFound(`record ${params.id} in zone ${zone.name}`);
       if (zone.registrarRequiresData) {
         // That registrar identifies a record by its value; asking for it keeps our API honest

@@ -4,7 +4,6 @@
 
 export const APEX = "@";
 export const MAX_NAME_LENGTH = 253;
-export const MAX_LABEL_LENGTH = 63;
 
 // Record names may carry underscores (_dmarc, _sip._tcp, _acme-challenge): the seed's own
 // mail-domain records need them, so the label alphabet is wider than a host name's.

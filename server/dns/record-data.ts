@@ -2,7 +2,7 @@
 // (what dns-packet encodes) or a message; validation and the wire server share them,
 // so a record that passed validation is always servable.
 import { isIPv4, isIPv6 } from "node:net";
-import { hostNameProblem } from "./names.ts";
+import { canonicalName, hostNameProblem } from "./names.ts";
 
 export const DNS_RECORD_TYPES = ["A", "AAAA", "TXT", "MX", "CNAME", "NS", "SRV", "CAA"] as const;
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
@@ -45,10 +45,6 @@ function uint(text: string, max: number): number | undefined {
   return value <= max ? value : undefined;
 }
 
-function stripDot(host: string): string {
-  return host === "." ? "." : host.replace(/\.$/, "").toLowerCase();
-}
-
 export function parseA(data: string): Parsed<string> {
   // node:net accepts only the strict dotted quad: no leading zeros, no short forms.
   return isIPv4(data) ? { ok: true, value: data } : fail("must be an IPv4 address in dotted-quad form");
@@ -61,7 +57,7 @@ export function parseAAAA(data: string): Parsed<string> {
 
 export function parseHost(data: string, allowUnderscore = false): Parsed<string> {
   const problem = hostNameProblem(data, { allowUnderscore });
-  return problem ? fail(problem) : { ok: true, value: stripDot(data) };
+  return problem ? fail(problem) : { ok: true, value: canonicalName(data) };
 }
 
 export function parseTxt(data: string): Parsed<string> {

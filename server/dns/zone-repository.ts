@@ -45,6 +45,8 @@ export interface DnsRecordRepository {
   findZoneForName(absoluteName: string): Promise<DnsZone | undefined>;
 
   listZoneRecords(zone: string): Promise<DnsRecord[]>;
+  countZoneRecords(zone: string): Promise<number>;
+  getRecord(zone: string, id: string): Promise<DnsRecord | undefined>;
   findRecords(zone: string, name: string, type?: DnsRecordType): Promise<DnsRecord[]>;
   /** Store a validated record (see validateRecord and checkNameConflicts). */
   insertRecord(zone: string, record: ValidRecord): Promise<DnsRecord>;

@@ -23,7 +23,7 @@ export async function describeDomain(deps: MailDomainDeps, domain: MailDomainRec
   const records = requiredRecords(domain, deps.mailHost);
   const ok = await checkRecords(deps.resolver, records);
   return {
-    records: records.map(({ relativeName: _relative, ...r }, i) => ({ ...r, ok: ok[i] })),
+    records: records.map((r, i) => ({ ...r, ok: ok[i] })),
     ready: ok.every(Boolean),
   };
 }

@@ -1,10 +1,11 @@
 // `ready` is what DNS answers, not what we stored: each required record is looked up through the
 // configured resolver (the server's own DNS server by default), so a domain hosted elsewhere
 // turns ready once its owner publishes the records there.
+import { canonicalName } from "../dns/names.ts";
 import type { DnsResolver } from "../dns/resolver.ts";
 import type { RequiredRecord } from "./required-records.ts";
 
-const sameHost = (a: string, b: string) => a.replace(/\.$/, "").toLowerCase() === b.replace(/\.$/, "").toLowerCase();
+const sameHost = (a: string, b: string) => canonicalName(a) === canonicalName(b);
 
 export async function checkRecord(resolver: DnsResolver, record: RequiredRecord): Promise<boolean> {
   try {

@@ -9,8 +9,6 @@ export interface RequiredRecord {
   type: "MX" | "TXT";
   /** Fully qualified. */
   name: string;
-  /** Relative to the domain ("@" for the apex), for publishing into a hosted zone. */
-  relativeName: string;
   data: string;
   priority?: number;
   ttl: number;
@@ -22,7 +20,7 @@ const TTL = 3600;
 export function requiredRecords(domain: MailDomainRecord, mailHost: string): RequiredRecord[] {
   const at = (relative: string) => (relative === "@" ? domain.name : `${relative}.${domain.name}`);
   const rec = (purpose: RecordPurpose, type: "MX" | "TXT", relative: string, data: string, priority?: number): RequiredRecord => ({
-    purpose, type, name: at(relative), relativeName: relative, data, ...(priority !== undefined ? { priority } : {}), ttl: TTL,
+    purpose, type, name: at(relative), data, ...(priority !== undefined ? { priority } : {}), ttl: TTL,
   });
   return [
     rec("mx", "MX", "@", mailHost, 10),
