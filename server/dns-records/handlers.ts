@@ -1,13 +1,12 @@
 // The DNS record routes, on the DNS area's validation and repository (server/dns/). A zone not
 // bound to the key's project answers 404 like a zone that does not exist.
 import type { DNSHandlers } from "../../generated/server/handlers.ts";
-import { ApiError } from "../../generated/server/errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { canonicalName } from "../dns/names.ts";
 import { checkNameConflicts, validateRecord } from "../dns/validate-record.ts";
 import type { DnsRecordRepository, DnsZone } from "../dns/zone-repository.ts";
 import type { Limits } from "../config.ts";
-import { invalid, limitReached, notFound } from "../http/errors.ts";
+import { conflict, invalid, invalidFields, limitReached, notFound } from "../http/errors.ts";
 
 export function dnsRecordHandlers(deps: { zones: DnsRecordRepository; limits: Limits }): DNSHandlers<AuthContext> {
   async function zoneOf(projectId: string, name: string): Promise<DnsZone> {
@@ -31,14 +30,14 @@ export function dnsRecordHandlers(deps: { zones: DnsRecordRepository; limits: Li
     async createDnsRecord({ params, body, auth }) {
       const zone = await zoneOf(auth.projectId, params.zone);
       const checked = validateRecord(body, zone.name);
-      if (!checked.ok) throw validationError(checked.errors);
+      if (!checked.ok) throw invalidFields(checked.errors);
       if ((await deps.zones.countZoneRecords(zone.name)) >= deps.limits.recordsPerZone) {
         throw limitReached("records in this zone", deps.limits.recordsPerZone);
       }
       const existing = await deps.zones.findRecords(zone.name, checked.record.name);
       const conflicts = checkNameConflicts(checked.record, existing, zone.name);
       if (conflicts.length) {
-        throw new ApiError(409, "conflict", conflicts.map((c) => c.message).join("; "), { details: conflicts });
+        throw conflict(conflicts.map((c) => c.message).join("; "), conflicts);
       }
       const record = await deps.zones.insertRecord(zone.name, checked.record);
       return { created: true, id: record.id };
@@ -58,10 +57,4 @@ export function dnsRecordHandlers(deps: { zones: DnsRecordRepository; limits: Li
       return { deleted: await deps.zones.deleteRecord(zone.name, record.id) };
     },
   };
-}
-
-function validationError(errors: { path: string; message: string }[]): ApiError {
-  return new ApiError(400, "invalid_request", `invalid request: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`, {
-    details: errors,
-  });
 }

@@ -6,8 +6,14 @@ export function notFound(what: string): ApiError {
   return new ApiError(404, "not_found", `${what} not found`);
 }
 
-export function conflict(message: string): ApiError {
-  return new ApiError(409, "conflict", message);
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/** With `details` when the conflict is about particular fields. */
+export function conflict(message: string, details?: FieldProblem[]): ApiError {
+  return new ApiError(409, "conflict", message, details ? { details } : undefined);
 }
 
 export function limitReached(what: string, cap: number): ApiError {
@@ -16,5 +22,11 @@ export function limitReached(what: string, cap: number): ApiError {
 
 /** A rule the schema cannot express, reported like a schema violation (400 with details). */
 export function invalid(path: string, message: string): ApiError {
-  return new ApiError(400, "invalid_request", `invalid request: ${path} ${message}`, { details: [{ path, message }] });
+  return invalidFields([{ path, message }]);
+}
+
+/** Several such problems at once. */
+export function invalidFields(problems: FieldProblem[]): ApiError {
+  const text = problems.map((p) => `${p.path} ${p.message}`).join("; ");
+  return new ApiError(400, "invalid_request", `invalid request: ${text}`, { details: problems });
 }
