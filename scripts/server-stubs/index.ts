@@ -60,11 +60,11 @@ async function resolveTypesFile(openapi: object, outDir: string, explicit?: stri
   return own;
 }
 
-/** openapi-typescript's output for a document, as the lead's generate step writes it. */
-export async function renderOpenapiTypes(openapi: object): Promise<string> {
+/** openapi-typescript's output for a document; scripts/generate.ts adds `alphabetize`. */
+export async function renderOpenapiTypes(openapi: object, options: { alphabetize?: boolean } = {}): Promise<string> {
   // openapi-typescript writes into the document it is given (discriminator enums, descriptions);
   // a copy keeps the stubs rendered from the contract as written.
-  const ast = await openapiTS(structuredClone(openapi) as Parameters<typeof openapiTS>[0]);
+  const ast = await openapiTS(structuredClone(openapi) as Parameters<typeof openapiTS>[0], options);
   return astToString(ast);
 }
 
