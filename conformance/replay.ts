@@ -6,7 +6,6 @@ import { createHttpClient } from "./engine/http-client.ts";
 import { ContractError, loadContract } from "./engine/load-contract.ts";
 import { inferErrorSchema } from "./engine/context.ts";
 import { toCurl } from "./engine/request.ts";
-import { buildResourceGraph } from "./engine/resources.ts";
 import type { CheckContext } from "./engine/check-api.ts";
 import type { Exchange } from "./engine/types.ts";
 import type { JsonReport } from "./reports/json.ts";
@@ -20,7 +19,7 @@ export async function replay(file: string, baseUrl?: string): Promise<number> {
   }
   const contract = await loadContract(report.spec);
   const client = createHttpClient();
-  const ctx = { contract, errorSchema: inferErrorSchema(contract), config: { operations: {}, values: {}, dir: "." }, resources: buildResourceGraph(contract) } as unknown as CheckContext;
+  const ctx = { contract, errorSchema: inferErrorSchema(contract), config: { operations: {}, values: {}, dir: "." } } as unknown as CheckContext;
   let still = 0;
   try {
     for (const f of report.failures) {

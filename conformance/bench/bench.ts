@@ -48,7 +48,6 @@ const perPhase = () => {
       last = now;
     },
     describe: () => marks.map(([p, ms]) => `${p} ${(ms / 1000).toFixed(1)} s`).join(", "),
-    reset: () => void (last = Date.now()),
   };
 };
 const rps = (r: RunResult) => r.ledger.requests / (r.durationMs / 1000);

@@ -7,6 +7,11 @@ import { validate, validateParam } from "./validator.ts";
 import { serializeParam } from "./request.ts";
 import type { Case, Operation, Parameter } from "./types.ts";
 
+/** The field of a Case that holds a parameter of this location. */
+export function caseField(p: Parameter): "pathParams" | "query" | "headers" {
+  return p.in === "path" ? "pathParams" : p.in === "query" ? "query" : "headers";
+}
+
 export interface CaseOptions {
   overrides?: Record<string, unknown>;
 }
@@ -41,7 +46,19 @@ export function usableOverrides(op: Operation, overrides: Record<string, unknown
   return out;
 }
 
+// One generator per operation and fixture set: coverage, fuzzing, negative cases and the checks'
+// own samples all draw from it, and building one means compiling every pattern of the operation.
+const built = new WeakMap<Operation, Map<CaseOptions["overrides"], fc.Arbitrary<Case>>>();
+
 export function positiveCaseArb(op: Operation, opts: CaseOptions = {}): fc.Arbitrary<Case> {
+  let byOverrides = built.get(op);
+  if (!byOverrides) built.set(op, (byOverrides = new Map()));
+  let arb = byOverrides.get(opts.overrides);
+  if (!arb) byOverrides.set(opts.overrides, (arb = buildPositiveCaseArb(op, opts)));
+  return arb;
+}
+
+function buildPositiveCaseArb(op: Operation, opts: CaseOptions): fc.Arbitrary<Case> {
   const overrides = usableOverrides(op, opts.overrides);
   const body = op.body ? arbitraryFor(op.body.schema, { overrides }) : fc.constant(undefined);
   return fc
@@ -58,7 +75,7 @@ export function positiveCaseArb(op: Operation, opts: CaseOptions = {}): fc.Arbit
 /** True when a server that implements the contract exactly must accept the case's inputs. */
 export function caseIsValid(op: Operation, c: Case): boolean {
   for (const p of op.parameters) {
-    const bag = p.in === "path" ? c.pathParams : p.in === "query" ? c.query : c.headers;
+    const bag = c[caseField(p)];
     const present = p.name in bag && bag[p.name] !== undefined;
     if (!present) {
       if (p.required) return false;

@@ -28,7 +28,6 @@ export interface ContextDeps {
 export function createContext(deps: ContextDeps): CheckContext {
   const { contract, config, client, ledger } = deps;
   const byId = new Map(contract.operations.map((o) => [o.id, o]));
-  const arbs = new Map<string, fc.Arbitrary<Case>>();
   const keys: KeyProvider = {
     all: config.keys?.all,
     forScopes: scopedKeyMaker(config),
@@ -45,10 +44,8 @@ export function createContext(deps: ContextDeps): CheckContext {
     errorSchema: config.errorSchema ?? inferErrorSchema(contract),
     operation: (id) => byId.get(id),
     sampleCase(op, salt = 0) {
-      let arb = arbs.get(op.id);
-      if (!arb) arbs.set(op.id, (arb = positiveCaseArb(op, { overrides: config.values })));
       try {
-        return fc.sample(arb, { seed: deps.seed + salt, numRuns: 1 })[0];
+        return fc.sample(positiveCaseArb(op, { overrides: config.values }), { seed: deps.seed + salt, numRuns: 1 })[0];
       } catch {
         return undefined; // the schema admits no value the generator can find
       }

@@ -2,7 +2,7 @@
 // for a given seed. Boundaries that are valid go out as positive cases; with negative mode, one
 // case per mutation goes out as well.
 import fc from "fast-check";
-import { caseIsValid, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
+import { caseField, caseIsValid, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
 import { applyMutation, mutationsFor } from "./mutations.ts";
 import { alternativesOf, integerBounds } from "./schema-arbitrary.ts";
 import type { Case, JsonSchema, Mode, Operation } from "./types.ts";
@@ -37,7 +37,7 @@ export function coverageCases(op: Operation, mode: Mode, seed: number, opts: Cas
   if (mode !== "negative") {
     out.push(base);
     for (const p of op.parameters) {
-      const bag = p.in === "path" ? "pathParams" : p.in === "query" ? "query" : "headers";
+      const bag = caseField(p);
       if (opts.overrides && p.name in opts.overrides) continue;
       for (const v of boundaryValues(p.schema)) keep({ ...base, [bag]: { ...base[bag], [p.name]: v } });
     }

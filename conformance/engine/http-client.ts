@@ -7,7 +7,6 @@ import type { Throttle } from "./throttle.ts";
 
 export interface HttpClient {
   send(req: PreparedRequest): Promise<ResponseData>;
-  requests: number;
   close(): void;
 }
 
@@ -16,10 +15,8 @@ export function createHttpClient(opts: { timeoutMs?: number; throttle?: Throttle
   const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const client: HttpClient = {
-    requests: 0,
     async send(req) {
       await opts.throttle?.take();
-      client.requests++;
       return new Promise<ResponseData>((resolve, reject) => {
         const url = new URL(req.url);
         const lib = url.protocol === "https:" ? https : http;

@@ -18,7 +18,6 @@ export class Ledger {
   failures: Failure[] = [];
   coverage = new Map<string, OperationCoverage>();
   requests = 0;
-  private seen = new Set<string>();
 
   constructor(operations: Operation[]) {
     for (const op of operations) this.coverage.set(op.id, { operation: op, cases: 0, statuses: new Map() });
@@ -41,15 +40,10 @@ export class Ledger {
     byCheck.set(check, o);
   }
 
-  /** Records a failure unless the same check already reported the same problem on the operation. */
+  /** Records a failure unless the same check already reported one on the operation. */
   failure(f: Failure): boolean {
-    const key = `${f.check}|${f.operation}|${f.title}|${f.message.slice(0, 80)}`;
     this.outcome(f.operation, f.check, false);
-    if (this.seen.has(key) || this.failures.some((x) => x.check === f.check && x.operation === f.operation)) {
-      this.seen.add(key);
-      return false;
-    }
-    this.seen.add(key);
+    if (this.failures.some((x) => x.check === f.check && x.operation === f.operation)) return false;
     this.failures.push(f);
     return true;
   }

@@ -1,7 +1,7 @@
 // Negative cases: a valid case with exactly one constraint broken. Each mutation names what it
 // broke, and the result is re-validated, so a "negative" case is known to be invalid.
 import fc from "fast-check";
-import { caseIsValid, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
+import { caseField, caseIsValid, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
 import { alternativesOf, integerBounds } from "./schema-arbitrary.ts";
 import type { Case, JsonSchema, Operation, Parameter } from "./types.ts";
 
@@ -57,22 +57,21 @@ function sampleItem(items: JsonSchema | undefined): unknown {
 }
 
 function paramMutations(p: Parameter): Mutation[] {
-  const bag: "pathParams" | "query" | "headers" = p.in === "path" ? "pathParams" : p.in === "query" ? "query" : "headers";
-  const bagOf = (_c: Case) => bag;
+  const field = caseField(p);
   const out: Mutation[] = [];
   if (p.required && p.in !== "path") {
     out.push({
       description: `required ${p.in} parameter ${p.name} missing`,
       apply: (c) => {
-        const bag = { ...c[bagOf(c)] };
+        const bag = { ...c[field] };
         delete bag[p.name];
-        return { ...c, [bagOf(c)]: bag, omitHeaders: p.in === "header" ? [p.name] : c.omitHeaders };
+        return { ...c, [field]: bag, omitHeaders: p.in === "header" ? [p.name] : c.omitHeaders };
       },
     });
   }
   // An empty path segment reaches another route (or none), not this operation with a bad value.
   for (const cand of invalidCandidates(p.schema, true).filter((c) => p.in !== "path" || (c.value !== "" && !/^\s|\s$/.test(String(c.value))))) {
-    out.push({ description: `${p.in} parameter ${p.name}: ${cand.description}`, apply: (c) => ({ ...c, [bagOf(c)]: { ...c[bagOf(c)], [p.name]: cand.value } }) });
+    out.push({ description: `${p.in} parameter ${p.name}: ${cand.description}`, apply: (c) => ({ ...c, [field]: { ...c[field], [p.name]: cand.value } }) });
   }
   return out;
 }

@@ -35,12 +35,11 @@ export function buildResourceGraph(contract: Contract): ResourceGraph {
       .map((l) => ({ operation: byId.get(l.operationId)!, parameters: l.parameters }))
       // Links that only pass the creator's own inputs along do not address the new resource.
       .filter((t) => Object.values(t.parameters).some((e) => String(e).startsWith("$response.body")));
-    if (!targets.length) {
+    const fromResponse = targets.length ? undefined : idPointer(op);
+    if (fromResponse) {
       for (const other of contract.operations) {
         if (!isItemPath(op.path, other.path)) continue;
         const param = /^\{([^}]+)\}/.exec(other.path.slice(op.path.length + 1))![1];
-        const fromResponse = idPointer(op);
-        if (!fromResponse) continue;
         const parameters: Record<string, string> = { [param]: `$response.body#${fromResponse}` };
         // Parent parameters (e.g. /groups/{id}/members) keep the value the creator was called with.
         for (const p of op.parameters.filter((p) => p.in === "path")) parameters[p.name] = `$request.path.${p.name}`;

@@ -14,6 +14,11 @@ export function documentedStatuses(op: Operation): string[] {
   return op.responses.map((r) => r.status);
 }
 
+/** Documented statuses no response matched (`4XX` is matched by any 4xx; `default` never counts). */
+export function unseenStatuses(documented: string[], seen: (number | string)[]): string[] {
+  return documented.filter((d) => d !== "DEFAULT" && !seen.some((s) => String(s) === d || (d.endsWith("XX") && String(s)[0] === d[0])));
+}
+
 export function mediaType(headerValue: string | undefined): string | undefined {
   return headerValue?.split(";")[0].trim().toLowerCase() || undefined;
 }

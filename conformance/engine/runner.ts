@@ -2,7 +2,7 @@
 // (examples, coverage, fuzzing, stateful) over a worker pool, feeding every exchange to the
 // response checks and recording outcomes in the ledger.
 import { allChecks } from "../checks/index.ts";
-import { positiveCaseArb, caseIsValid } from "./case-arbitrary.ts";
+import { caseField, caseIsValid, positiveCaseArb } from "./case-arbitrary.ts";
 import type { Check, CheckContext } from "./check-api.ts";
 import { loadConfig, type ConformanceConfig } from "./config.ts";
 import { createContext } from "./context.ts";
@@ -173,7 +173,7 @@ function exampleCases(ctx: CheckContext, op: Operation): Case[] {
     out.push({ ...base, body, hasBody: true });
   }
   for (const p of op.parameters) {
-    const bag = p.in === "path" ? "pathParams" : p.in === "query" ? "query" : "headers";
+    const bag = caseField(p);
     for (const example of p.examples) out.push({ ...base, [bag]: { ...base[bag], [p.name]: example } });
   }
   // An example that breaks its own schema is the contract's problem; it is sent but judged by

@@ -2,7 +2,7 @@
 // and as the very last line `N passed, N failed`, which CI parses.
 import { toCurl } from "../engine/request.ts";
 import type { RunResult } from "../engine/runner.ts";
-import { documentedStatuses } from "../engine/response-spec.ts";
+import { documentedStatuses, unseenStatuses } from "../engine/response-spec.ts";
 
 export function renderFailures(result: RunResult): string {
   const lines: string[] = [];
@@ -23,8 +23,7 @@ export function renderCoverage(result: RunResult): string {
   for (const cov of result.ledger.coverage.values()) {
     if (cov.cases) exercised++;
     const seen = [...cov.statuses.keys()].sort();
-    const documented = documentedStatuses(cov.operation);
-    const missing = documented.filter((d) => !seen.some((s) => String(s) === d || (d.endsWith("XX") && String(s)[0] === d[0])) && d !== "DEFAULT");
+    const missing = unseenStatuses(documentedStatuses(cov.operation), seen);
     lines.push(`  ${cov.operation.id.padEnd(28)} ${String(cov.cases).padStart(5)}  seen ${seen.join(",") || "-"}  not seen ${missing.join(",") || "-"}`);
   }
   lines.push(`operations exercised: ${exercised}/${result.ledger.coverage.size}; requests: ${result.ledger.requests}; ${(result.durationMs / 1000).toFixed(1)} s; seed ${result.seed}`);

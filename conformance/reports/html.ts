@@ -1,9 +1,10 @@
 // A single self-contained page: verdict first, then failures grouped by check with copyable curl
 // lines, then the coverage table. No external assets, so it can be attached to a CI run as is.
 import { toCurl } from "../engine/request.ts";
+import { unseenStatuses } from "../engine/response-spec.ts";
+import { esc } from "./escape.ts";
 import type { JsonReport } from "./json.ts";
 
-const esc = (s: unknown) => String(s ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export function htmlReport(r: JsonReport): string {
   const ok = r.summary.failed === 0;
@@ -18,7 +19,7 @@ export function htmlReport(r: JsonReport): string {
   </section>`).join("");
   const coverage = r.coverage.map((c) => {
     const seen = Object.keys(c.statuses);
-    const missing = c.documented.filter((d) => d !== "DEFAULT" && !seen.some((s) => s === d || (d.endsWith("XX") && s[0] === d[0])));
+    const missing = unseenStatuses(c.documented, seen);
     const failed = Object.values((r.outcomes as any)[c.operationId] ?? {}).some((o: any) => o.failed);
     return `<tr class="${failed ? "bad" : c.cases ? "" : "idle"}"><td>${esc(c.method)}</td><td>${esc(c.path)}</td><td>${esc(c.operationId)}</td><td>${c.cases}</td><td>${esc(seen.join(", "))}</td><td>${esc(missing.join(", "))}</td></tr>`;
   }).join("");

@@ -1,4 +1,5 @@
 // The machine-readable report; `platform-conformance replay` reads it back.
+import { documentedStatuses } from "../engine/response-spec.ts";
 import type { RunResult } from "../engine/runner.ts";
 
 export function jsonReport(result: RunResult, meta: { spec: string; baseUrl: string }) {
@@ -19,7 +20,7 @@ export function jsonReport(result: RunResult, meta: { spec: string; baseUrl: str
       path: c.operation.path,
       cases: c.cases,
       statuses: Object.fromEntries(c.statuses),
-      documented: c.operation.responses.map((r) => r.status),
+      documented: documentedStatuses(c.operation),
     })),
     outcomes: Object.fromEntries([...result.ledger.outcomes].map(([op, m]) => [op, Object.fromEntries(m)])),
   };

@@ -1,8 +1,8 @@
 // JUnit XML: one testsuite per operation, one testcase per check that ran on it.
 import { toCurl } from "../engine/request.ts";
 import type { RunResult } from "../engine/runner.ts";
+import { esc } from "./escape.ts";
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export function junitReport(result: RunResult): string {
   const suites: string[] = [];

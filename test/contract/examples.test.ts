@@ -1,7 +1,7 @@
 // Every operation has a request and a response example, and every example is valid against the
 // schema it illustrates (the Prism mock serves these, so an invalid one would mislead).
 import { describe, expect, it } from "vitest";
-import { loadContract, operations, type Doc } from "./openapi.ts";
+import { deref, loadContract, operations, type Doc } from "./openapi.ts";
 import { contractValidator, pointer } from "./validator.ts";
 
 const doc = loadContract();
@@ -88,10 +88,7 @@ describe("links", () => {
           expect(expression).toMatch(/^\$(response\.body#\/[\w/]+|request\.path\.\w+)$/);
           const match = /^\$response\.body#\/(\w+)/.exec(expression);
           if (match) {
-            const schema = op.responses["200"].content["application/json"].schema;
-            const body = schema.$ref
-              ? doc.components.schemas[schema.$ref.split("/").pop()]
-              : schema;
+            const body = deref(doc, op.responses["200"].content["application/json"].schema);
             expect(Object.keys(body.properties), expression).toContain(match[1]);
           }
         }
