@@ -1,7 +1,7 @@
 // The first start of the embedded default creates something to try at once: a demo project with
 // the zone example.test hosted here, example.test connected as a mail domain (records published into
 // the zone), and a key with every scope, printed once.
-import { issueKey } from "../auth/issue-key.ts";
+import { issueKey, type IssueKeyInput } from "../auth/issue-key.ts";
 import { connectMailDomain } from "../maildomains/handlers.ts";
 import type { Services } from "../services.ts";
 
@@ -18,9 +18,23 @@ export interface DemoResult {
 /** Undefined when the database already holds a project (not a first start). */
 export async function seedDemo(s: Services, scopes: string[]): Promise<DemoResult | undefined> {
   if ((await s.projects.list()).length > 0) return undefined;
-  const project = await s.projects.create("Demo project");
-  await s.zones.createZone({ name: DEMO_ZONE, projectId: project.id });
-  await connectMailDomain({ mailDomains: s.mailDomains, zones: s.zones, mailHost: s.config.mailHost }, project.id, DEMO_ZONE);
-  const { key } = await issueKey(s.keys, { projectId: project.id, name: "demo (all scopes)", scopes });
-  return { projectId: project.id, key, zone: DEMO_ZONE, mailDomain: DEMO_ZONE };
+  const { projectId, key } = await provisionProject(s, "Demo project", DEMO_ZONE, { name: "demo (all scopes)", scopes });
+  return { projectId, key, zone: DEMO_ZONE, mailDomain: DEMO_ZONE };
+}
+
+/**
+ * A project with `zone` hosted here and bound to it, the same name connected as a mail domain
+ * (its records published into the zone), and a key: the demo, and every test tenant.
+ */
+export async function provisionProject(
+  s: Services,
+  projectName: string,
+  zone: string,
+  key: Omit<IssueKeyInput, "projectId">,
+): Promise<{ projectId: string; key: string }> {
+  const project = await s.projects.create(projectName);
+  await s.zones.createZone({ name: zone, projectId: project.id });
+  await connectMailDomain({ mailDomains: s.mailDomains, zones: s.zones, mailHost: s.config.mailHost }, project.id, zone);
+  const issued = await issueKey(s.keys, { ...key, projectId: project.id });
+  return { projectId: project.id, key: issued.key };
 }

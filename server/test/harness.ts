@@ -3,10 +3,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { issueKey, type IssueKeyInput } from "../auth/issue-key.ts";
+import type { IssueKeyInput } from "../auth/issue-key.ts";
 import { scopeCatalogue } from "../auth/scopes.ts";
 import { defaults, type ServerConfig } from "../config.ts";
-import { connectMailDomain } from "../maildomains/handlers.ts";
+import { provisionProject } from "../demo/seed-demo.ts";
 import { startPlatform, type Platform } from "../platform.ts";
 
 export interface TestPlatform extends Platform {
@@ -47,13 +47,9 @@ export async function startTestPlatform(overrides: Partial<ServerConfig> = {}): 
     ...platform,
     dataDir,
     async newTenant(label, key = {}) {
-      const s = platform.services;
-      const project = await s.projects.create(label);
       const domain = `${label}.test`;
-      await s.zones.createZone({ name: domain, projectId: project.id });
-      await connectMailDomain({ mailDomains: s.mailDomains, zones: s.zones, mailHost: config.mailHost }, project.id, domain);
-      const issued = await issueKey(s.keys, { projectId: project.id, name: label, scopes: allScopes, ...key });
-      return { projectId: project.id, domain, key: issued.key, api: apiFor(platform.url, issued.key) };
+      const issued = await provisionProject(platform.services, label, domain, { name: label, scopes: allScopes, ...key });
+      return { projectId: issued.projectId, domain, key: issued.key, api: apiFor(platform.url, issued.key) };
     },
     async stop() {
       await platform.close();
