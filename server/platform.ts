@@ -9,6 +9,8 @@ import { openDatabase } from "./db/database.ts";
 import { trackConnections } from "./http/graceful-close.ts";
 import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
+import type { Clock } from "./jobs/clock.ts";
+import { createWorker, type Worker } from "./jobs/worker.ts";
 import { loadServerKey } from "./secrets/server-key.ts";
 import { createServices, type Services } from "./services.ts";
 
@@ -19,13 +21,23 @@ export interface Platform {
   dns: DnsServer | undefined;
   url: string;
   openapi: Record<string, unknown>;
+  /** Runs the job queue; tests with a manual clock call `worker.drain()` after moving it. */
+  worker: Worker;
   close(): Promise<void>;
 }
 
 // How long requests still running at shutdown may take to finish before their connections are cut.
 const SHUTDOWN_GRACE_MS = 5_000;
 
-export async function startPlatform(config: ServerConfig, options: { logger?: boolean } = {}): Promise<Platform> {
+export interface PlatformOptions {
+  logger?: boolean;
+  /** Injected by tests to run schedules (retries, sendAt, renewals) without waiting. */
+  clock?: Clock;
+  /** Off in tests that drive the queue themselves with `worker.drain()`. */
+  runWorker?: boolean;
+}
+
+export async function startPlatform(config: ServerConfig, options: PlatformOptions = {}): Promise<Platform> {
   const db = openDatabase(config.dataDir);
   const openapi = loadContract();
   const dns = config.dns.enabled
@@ -37,7 +49,7 @@ export async function startPlatform(config: ServerConfig, options: { logger?: bo
         hostmaster: (zone) => `hostmaster.${zone}`,
       })
     : undefined;
-  const services = createServices(config, db, loadServerKey(config.dataDir), dns?.udpPort ?? config.dns.port);
+  const services = createServices(config, db, loadServerKey(config.dataDir), dns?.udpPort ?? config.dns.port, options.clock);
   let url = "";
   const app = await buildApp(services, {
     openapi,
@@ -47,12 +59,21 @@ export async function startPlatform(config: ServerConfig, options: { logger?: bo
   const connections = trackConnections(app.server, SHUTDOWN_GRACE_MS);
   const address = await app.listen({ host: config.host, port: config.port });
   url = address.replace("[::1]", "127.0.0.1");
+  const worker = createWorker({
+    db,
+    queue: services.jobs,
+    clock: services.clock,
+    handlers: services.jobHandlers,
+    log: (message, fields) => app.log.warn(fields ?? {}, message),
+  });
+  if (options.runWorker ?? true) worker.start();
   return {
-    app, services, db, dns, url, openapi,
+    app, services, db, dns, url, openapi, worker,
     async close() {
       const done = connections.begin();
       await app.close();
       done();
+      await worker.stop();
       await dns?.close();
       db.close();
     },

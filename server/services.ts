@@ -8,6 +8,10 @@ import { SqliteKeyRepository } from "./auth/sqlite-key-repository.ts";
 import type { ServerConfig } from "./config.ts";
 import { otherWriterWatcher } from "./db/data-version.ts";
 import { createResolver, type DnsResolver } from "./dns/resolver.ts";
+import { EventOutbox } from "./events/event-outbox.ts";
+import { systemClock, type Clock } from "./jobs/clock.ts";
+import { JobQueue } from "./jobs/job-queue.ts";
+import type { JobHandler } from "./jobs/worker.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
 import type { DnsRecordRepository } from "./dns/zone-repository.ts";
 import type { MailboxRepository } from "./mailboxes/mailbox-repository.ts";
@@ -37,11 +41,19 @@ export interface Services {
   webhooks: WebhookRepository;
   secrets: SecretBox;
   resolver: DnsResolver;
+  clock: Clock;
+  /** The one durable queue of background work (server/jobs/README.md). */
+  jobs: JobQueue;
+  /** Areas register the handler of each job kind they enqueue; platform.ts runs them. */
+  jobHandlers: Record<string, JobHandler>;
+  /** events.emit (server/events): outbox of webhook events. */
+  events: EventOutbox;
 }
 
 /** `dnsPort` is where our own DNS server listens, the default resolver for readiness checks. */
-export function createServices(config: ServerConfig, db: DatabaseSync, serverKey: Buffer, dnsPort: number): Services {
+export function createServices(config: ServerConfig, db: DatabaseSync, serverKey: Buffer, dnsPort: number, clock: Clock = systemClock): Services {
   const resolverAt = config.resolver.host ? config.resolver : { host: config.dns.host, port: dnsPort };
+  const jobs = new JobQueue(db, clock);
   return {
     config,
     projects: new SqliteProjectRepository(db),
@@ -56,5 +68,9 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     secrets: new SecretBox(serverKey),
     // Short timeouts: a readiness check must not hold an API call for the resolver's defaults.
     resolver: createResolver({ servers: [`${resolverAt.host}:${resolverAt.port}`], timeoutMs: 1000, tries: 2 }),
+    clock,
+    jobs,
+    jobHandlers: {},
+    events: new EventOutbox(db, jobs, clock),
   };
 }

@@ -1,7 +1,12 @@
 // Versioned schema migrations. Each runs once, in order, in its own transaction, and its version
-// is recorded in schema_migrations; never edit a released migration, append a new one.
+// is recorded in schema_migrations; never edit a released migration, append a new one. Areas
+// bring their schema (`<area>/migrations.ts`) and this list only composes them. Version blocks
+// per area keep parallel work from colliding: 5 jobs, 6-9 hardening, 10-19 events and webhooks,
+// 20-29 mail sending, 30-39 DLP, 40-49 inbound mail, 50-59 certificates, 60-69 messenger.
 import type { DatabaseSync } from "node:sqlite";
 import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
+import { eventMigrations } from "../events/migrations.ts";
+import { jobMigrations } from "../jobs/migrations.ts";
 
 export interface Migration {
   version: number;
@@ -113,6 +118,8 @@ export const migrations: Migration[] = [
         next_attempt_at TEXT
       );`,
   },
+  { version: 5, name: "job queue", sql: jobMigrations },
+  { version: 10, name: "event outbox", sql: eventMigrations },
 ];
 
 export function runMigrations(db: DatabaseSync, list: Migration[] = migrations): number[] {

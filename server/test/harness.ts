@@ -7,7 +7,7 @@ import type { IssueKeyInput } from "../auth/issue-key.ts";
 import { scopeCatalogue } from "../auth/scopes.ts";
 import { defaults, type ServerConfig } from "../config.ts";
 import { provisionProject } from "../demo/seed-demo.ts";
-import { startPlatform, type Platform } from "../platform.ts";
+import { startPlatform, type Platform, type PlatformOptions } from "../platform.ts";
 
 export interface TestPlatform extends Platform {
   dataDir: string;
@@ -31,7 +31,7 @@ export interface ApiResponse {
   body: any;
 }
 
-export async function startTestPlatform(overrides: Partial<ServerConfig> = {}): Promise<TestPlatform> {
+export async function startTestPlatform(overrides: Partial<ServerConfig> = {}, options: PlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "platform-test-"));
   const config: ServerConfig = {
     ...defaults,
@@ -41,7 +41,7 @@ export async function startTestPlatform(overrides: Partial<ServerConfig> = {}): 
     demo: false,
     ...overrides,
   };
-  const platform = await startPlatform(config);
+  const platform = await startPlatform(config, options);
   const allScopes = scopeCatalogue(platform.openapi);
   return {
     ...platform,

@@ -1,0 +1,132 @@
+// The one durable queue of the server: webhook deliveries, the mail relay, scheduled sends,
+// certificate orders and bot-update forwarding are all jobs of one table, run by one worker
+// (worker.ts). Enqueueing is synchronous SQL so it can join the caller's write transaction: a
+// state change and the work it causes commit together or not at all (an outbox).
+import type { DatabaseSync } from "node:sqlite";
+import { prepare } from "../db/statements.ts";
+import type { Clock } from "./clock.ts";
+
+export interface EnqueueOptions {
+  /** When the job becomes due (epoch ms); default now. */
+  runAt?: number;
+  /**
+   * Jobs of one group share a concurrency limit (the worker's `perGroup`), so one slow target
+   * (a subscriber URL, a recipient MX) cannot take every slot.
+   */
+  group?: string;
+}
+
+export interface Job {
+  id: number;
+  kind: string;
+  payload: unknown;
+  runAt: number;
+  /** Attempts started so far, this one included. */
+  attempts: number;
+  group: string | null;
+}
+
+interface JobRow {
+  id: number;
+  kind: string;
+  payload: string;
+  run_at: number;
+  attempts: number;
+  group_key: string | null;
+}
+
+const toJob = (r: JobRow): Job => ({ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), runAt: r.run_at, attempts: r.attempts, group: r.group_key });
+
+export class JobQueue {
+  private readonly db: DatabaseSync;
+  private readonly clock: Clock;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(db: DatabaseSync, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  /**
+   * Adds a job. Call it inside the caller's `transaction(db, ...)` to commit it with the state
+   * change that caused it; the worker is woken on the next turn, after that commit.
+   */
+  enqueue(kind: string, payload: unknown, options: EnqueueOptions = {}): number {
+    const now = this.clock.now();
+    const row = prepare(this.db, "INSERT INTO jobs (kind, payload, run_at, group_key, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id")
+      .get(kind, JSON.stringify(payload), options.runAt ?? now, options.group ?? null, now) as { id: number };
+    if (this.listeners.size) setImmediate(() => this.listeners.forEach((l) => l()));
+    return row.id;
+  }
+
+  /** Removes jobs of a kind whose payload matches (e.g. a deleted subscription's deliveries). */
+  cancelWhere(kind: string, jsonPath: string, value: string | number): number {
+    return Number(prepare(this.db, "DELETE FROM jobs WHERE kind = ? AND json_extract(payload, ?) = ?").run(kind, jsonPath, value).changes);
+  }
+
+  /** Called after each enqueue, once the enqueueing transaction has committed. */
+  onEnqueue(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Claims up to `limit` due jobs, skipping groups that are full, and leases them until
+   * now + leaseMs. Runs in one IMMEDIATE transaction, so two claimers never get one job.
+   */
+  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean): Job[] {
+    const now = this.clock.now();
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const candidates = prepare(this.db,
+        "SELECT id, kind, payload, run_at, attempts, group_key FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY run_at, id LIMIT ?",
+      ).all(now, now, limit * 4) as unknown as JobRow[];
+      const taken = new Map<string | null, number>();
+      const claimed: Job[] = [];
+      for (const row of candidates) {
+        if (claimed.length >= limit) break;
+        const n = taken.get(row.group_key) ?? 0;
+        if (!groupRoom(row.group_key, n)) continue;
+        taken.set(row.group_key, n + 1);
+        prepare(this.db, "UPDATE jobs SET lease_until = ?, attempts = attempts + 1 WHERE id = ?").run(now + leaseMs, row.id);
+        claimed.push(toJob({ ...row, attempts: row.attempts + 1 }));
+      }
+      this.db.exec("COMMIT");
+      return claimed;
+    } catch (error) {
+      this.db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  /** Deletes a finished job. Call inside the transaction that records the job's result. */
+  complete(id: number): void {
+    prepare(this.db, "DELETE FROM jobs WHERE id = ?").run(id);
+  }
+
+  /** Releases a job to run again at `runAt`. Call inside the transaction that records the attempt. */
+  reschedule(id: number, runAt: number, error?: string): void {
+    prepare(this.db, "UPDATE jobs SET run_at = ?, lease_until = NULL, last_error = ? WHERE id = ?").run(runAt, error ?? null, id);
+  }
+
+  /**
+   * One server process owns an SQLite file's queue, so at start every lease is stale (its holder
+   * died): release them so interrupted work resumes at once instead of after the lease.
+   */
+  releaseAllLeases(): number {
+    return Number(prepare(this.db, "UPDATE jobs SET lease_until = NULL WHERE lease_until IS NOT NULL").run().changes);
+  }
+
+  /** Epoch ms of the earliest job not leased, or undefined when none waits. */
+  nextDue(): number | undefined {
+    const row = prepare(this.db, "SELECT MIN(run_at) AS t FROM jobs WHERE lease_until IS NULL").get() as { t: number | null };
+    return row.t ?? undefined;
+  }
+
+  count(kind?: string): number {
+    const row = kind
+      ? prepare(this.db, "SELECT COUNT(*) AS n FROM jobs WHERE kind = ?").get(kind)
+      : prepare(this.db, "SELECT COUNT(*) AS n FROM jobs").get();
+    return (row as { n: number }).n;
+  }
+}

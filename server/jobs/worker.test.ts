@@ -1,0 +1,126 @@
+// The job queue and its worker on a real SQLite file: atomic enqueue, retries on a manual clock,
+// per-group concurrency, and resumption of jobs whose worker died.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, transaction } from "../db/database.ts";
+import { manualClock, type ManualClock } from "./clock.ts";
+import { JobQueue } from "./job-queue.ts";
+import { createWorker, type JobHandler } from "./worker.ts";
+
+let dir: string;
+let db: DatabaseSync;
+let clock: ManualClock;
+let queue: JobQueue;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "jobs-"));
+  db = openDatabase(dir);
+  clock = manualClock();
+  queue = new JobQueue(db, clock);
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const worker = (handlers: Record<string, JobHandler>, extra = {}) => createWorker({ db, queue, clock, handlers, ...extra });
+
+describe("job queue", () => {
+  it("an enqueue inside a rolled-back transaction leaves no job", () => {
+    expect(() =>
+      transaction(db, () => {
+        queue.enqueue("x", { n: 1 });
+        throw new Error("state change failed");
+      }),
+    ).toThrow("state change failed");
+    expect(queue.count()).toBe(0);
+  });
+
+  it("runs a due job once, and not a job that is not due yet", async () => {
+    const seen: unknown[] = [];
+    const w = worker({ x: async (job) => (seen.push(job.payload), { done: true }) });
+    queue.enqueue("x", { n: 1 });
+    queue.enqueue("x", { n: 2 }, { runAt: clock.now() + 60_000 });
+    expect(await w.drain()).toBe(1);
+    expect(seen).toEqual([{ n: 1 }]);
+    clock.advance(59_999);
+    expect(await w.drain()).toBe(0);
+    clock.advance(1);
+    expect(await w.drain()).toBe(1);
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(queue.count()).toBe(0);
+  });
+
+  it("a retry runs again at its time with the attempt counted, and the write commits with it", async () => {
+    db.exec("CREATE TABLE log (attempt INTEGER)");
+    const w = worker({
+      x: async (job) => {
+        const write = () => void db.prepare("INSERT INTO log VALUES (?)").run(job.attempts);
+        return job.attempts < 3 ? { retryAt: clock.now() + 1000, write } : { done: true, write };
+      },
+    });
+    queue.enqueue("x", {});
+    expect(await w.drain()).toBe(1);
+    clock.advance(1000);
+    expect(await w.drain()).toBe(1);
+    clock.advance(1000);
+    expect(await w.drain()).toBe(1);
+    expect(db.prepare("SELECT attempt FROM log").all().map((r) => r.attempt)).toEqual([1, 2, 3]);
+    expect(queue.count()).toBe(0);
+  });
+
+  it("a handler that throws is retried later, not lost", async () => {
+    let calls = 0;
+    const w = worker({ x: async () => (++calls === 1 ? Promise.reject(new Error("boom")) : { done: true }) });
+    queue.enqueue("x", {});
+    await w.drain();
+    expect(queue.count()).toBe(1);
+    clock.advance(2000);
+    await w.drain();
+    expect(calls).toBe(2);
+    expect(queue.count()).toBe(0);
+  });
+
+  it("holds at most perGroup jobs of one group at once, while other groups proceed", async () => {
+    let running = 0;
+    let peak = 0;
+    const slowFinished: string[] = [];
+    const w = worker(
+      {
+        x: async (job) => {
+          const { group } = job.payload as { group: string };
+          running += group === "slow" ? 1 : 0;
+          peak = Math.max(peak, running);
+          await new Promise((r) => setTimeout(r, group === "slow" ? 20 : 0));
+          if (group === "slow") running--;
+          slowFinished.push(group);
+          return { done: true };
+        },
+      },
+      { perGroup: 2, concurrency: 8 },
+    );
+    for (let i = 0; i < 6; i++) queue.enqueue("x", { group: "slow" }, { group: "slow" });
+    for (let i = 0; i < 3; i++) queue.enqueue("x", { group: "fast" }, { group: "fast" });
+    expect(await w.drain()).toBe(9);
+    expect(peak).toBe(2);
+    // The fast group did not wait behind the slow one.
+    expect(slowFinished.slice(0, 3)).toEqual(["fast", "fast", "fast"]);
+  });
+
+  it("a job leased by a worker that died runs again when the next worker starts", async () => {
+    queue.enqueue("x", { n: 1 });
+    expect(queue.claim(10, 600_000, () => true)).toHaveLength(1);
+    // The claimer is gone (kill -9): nothing else may take the job while its lease holds...
+    expect(queue.claim(10, 600_000, () => true)).toHaveLength(0);
+    const seen: number[] = [];
+    const w = worker({ x: async (job) => (seen.push(job.attempts), { done: true }) });
+    // ...but a new server process releases every lease at start.
+    w.start();
+    await new Promise((r) => setTimeout(r, 50));
+    await w.stop();
+    expect(seen).toEqual([2]);
+    expect(queue.count()).toBe(0);
+  });
+});
