@@ -8,6 +8,7 @@ import { SqliteKeyRepository } from "./auth/sqlite-key-repository.ts";
 import type { ServerConfig } from "./config.ts";
 import { otherWriterWatcher } from "./db/data-version.ts";
 import { createResolver, type DnsResolver } from "./dns/resolver.ts";
+import { noInspection, type DlpInspector } from "./dlp/dlp-port.ts";
 import { EventOutbox } from "./events/event-outbox.ts";
 import { systemClock, type Clock } from "./jobs/clock.ts";
 import { JobQueue } from "./jobs/job-queue.ts";
@@ -48,6 +49,8 @@ export interface Services {
   jobHandlers: Record<string, JobHandler>;
   /** events.emit (server/events): outbox of webhook events. */
   events: EventOutbox;
+  /** The DLP scanner behind the send path (server/dlp/dlp-port.ts). */
+  dlp: DlpInspector;
 }
 
 /** `dnsPort` is where our own DNS server listens, the default resolver for readiness checks. */
@@ -72,5 +75,6 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     jobs,
     jobHandlers: {},
     events: new EventOutbox(db, jobs, clock),
+    dlp: noInspection,
   };
 }

@@ -1,0 +1,63 @@
+// The seam between the send path (server/mail-sending) and the DLP scanner (server/dlp). The send
+// path calls `inspect` before anything is stored; on `block` it refuses with 422 and stores no
+// message; otherwise it calls `record` inside the send transaction, so the DLP log entries and
+// their `mail.dlp` events commit with the message (or, when blocked, on their own).
+import type { DatabaseSync } from "node:sqlite";
+
+export type DlpMode = "off" | "warn" | "block";
+export type DlpType = "card" | "track" | "iban" | "swift" | "fin" | "passport" | "voen" | "secret" | "confidential" | "encrypted";
+
+export interface OutgoingAttachment {
+  filename: string;
+  contentType?: string;
+  content: Buffer;
+}
+
+/** One message as the scanner sees it (after template and batch-variable substitution). */
+export interface OutgoingContent {
+  subject?: string;
+  text?: string;
+  html?: string;
+  attachments: OutgoingAttachment[];
+}
+
+export interface DlpFinding {
+  type: DlpType;
+  masked: string;
+  where: string;
+  full: boolean;
+  mass: boolean;
+  /** Batch sends: the 0-based number of the affected message (decision S10). */
+  message?: number;
+}
+
+export interface DlpVerdict {
+  mode: DlpMode;
+  findings: DlpFinding[];
+  /** Human-readable lines for the response's `warnings` (empty when there are no findings). */
+  warnings: string[];
+}
+
+export interface DlpRecordContext {
+  action: "warned" | "blocked";
+  /** Null when blocked: no message was stored. */
+  messageId: string | null;
+  from: string;
+  to: string;
+}
+
+export interface DlpInspector {
+  /** Scans one message under the project's policy. Mode `off` returns no findings without scanning. */
+  inspect(projectId: string, content: OutgoingContent): Promise<DlpVerdict>;
+  /**
+   * Writes the findings to the DLP log and emits one `mail.dlp` per finding. Synchronous SQL:
+   * call inside the send transaction (or alone for a blocked send).
+   */
+  record(db: DatabaseSync, projectId: string, findings: DlpFinding[], context: DlpRecordContext): void;
+}
+
+/** Until server/dlp provides the scanner: every policy reads as off. */
+export const noInspection: DlpInspector = {
+  inspect: async () => ({ mode: "off", findings: [], warnings: [] }),
+  record: () => {},
+};
