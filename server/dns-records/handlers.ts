@@ -6,7 +6,7 @@ import { canonicalName } from "../dns/names.ts";
 import { checkNameConflicts, validateRecord } from "../dns/validate-record.ts";
 import type { DnsRecordRepository, DnsZone } from "../dns/zone-repository.ts";
 import type { Limits } from "../config.ts";
-import { conflict, invalid, invalidFields, limitReached, notFound } from "../http/errors.ts";
+import { conflict, invalid, invalidFields, notFound, withinCap } from "../http/errors.ts";
 
 export function dnsRecordHandlers(deps: { zones: DnsRecordRepository; limits: Limits }): DNSHandlers<AuthContext> {
   async function zoneOf(projectId: string, name: string): Promise<DnsZone> {
@@ -31,15 +31,12 @@ export function dnsRecordHandlers(deps: { zones: DnsRecordRepository; limits: Li
       const zone = await zoneOf(auth.projectId, params.zone);
       const checked = validateRecord(body, zone.name);
       if (!checked.ok) throw invalidFields(checked.errors);
-      if ((await deps.zones.countZoneRecords(zone.name)) >= deps.limits.recordsPerZone) {
-        throw limitReached("records in this zone", deps.limits.recordsPerZone);
-      }
       const existing = await deps.zones.findRecords(zone.name, checked.record.name);
       const conflicts = checkNameConflicts(checked.record, existing, zone.name);
       if (conflicts.length) {
         throw conflict(conflicts.map((c) => c.message).join("; "), conflicts);
       }
-      const record = await deps.zones.insertRecord(zone.name, checked.record);
+      const record = await withinCap(deps.zones.insertRecord(zone.name, checked.record, deps.limits.recordsPerZone), "records in this zone");
       return { created: true, id: record.id };
     },
 

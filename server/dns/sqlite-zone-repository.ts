@@ -2,6 +2,7 @@
 // file, its pragmas and the migration runner; this module only brings its schema and
 // queries, so the DNS tables live in the same file and transactions as everything else.
 import type { DatabaseSync } from "node:sqlite";
+import { insertWithinCap } from "../db/capped-insert.ts";
 import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import { ancestors, canonicalName } from "./names.ts";
@@ -138,10 +139,11 @@ export class SqliteDnsRecordRepository implements DnsRecordRepository {
     return (prepare(this.#db, sql).all(...params) as unknown as RecordRow[]).map(toRecord);
   }
 
-  async insertRecord(zone: string, record: ValidRecord): Promise<DnsRecord> {
+  async insertRecord(zone: string, record: ValidRecord, cap?: number): Promise<DnsRecord> {
     const id = newId("rec");
     const createdAt = nowIso();
-    return this.#inTransaction(() => {
+    const count = () => (prepare(this.#db, "SELECT COUNT(*) AS n FROM dns_records WHERE zone = ?").get(canonicalName(zone)) as { n: number }).n;
+    return insertWithinCap(this.#db, cap, count, () => {
       const row = prepare(this.#db, "INSERT INTO dns_records (id, zone, name, type, data, priority, ttl, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *")
         .get(id, canonicalName(zone), record.name, record.type, record.data, record.priority, record.ttl, createdAt);
       this.#bumpSerial(zone);

@@ -48,8 +48,11 @@ export interface DnsRecordRepository {
   countZoneRecords(zone: string): Promise<number>;
   getRecord(zone: string, id: string): Promise<DnsRecord | undefined>;
   findRecords(zone: string, name: string, type?: DnsRecordType): Promise<DnsRecord[]>;
-  /** Store a validated record (see validateRecord and checkNameConflicts). */
-  insertRecord(zone: string, record: ValidRecord): Promise<DnsRecord>;
+  /**
+   * Store a validated record (see validateRecord and checkNameConflicts). With `cap`, throws
+   * CapReachedError when the zone already holds that many records, checked in the insert's transaction.
+   */
+  insertRecord(zone: string, record: ValidRecord, cap?: number): Promise<DnsRecord>;
   /** False when no record of that id exists in that zone. */
   deleteRecord(zone: string, id: string): Promise<boolean>;
 

@@ -1,7 +1,7 @@
 // Distribution groups and their members; members are mailboxes of the same project.
 import type { GroupsHandlers } from "../../generated/server/handlers.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
-import { conflict, invalid, limitReached, notFound } from "../http/errors.ts";
+import { conflict, invalid, notFound, withinCap } from "../http/errors.ts";
 import type { MailboxDeps } from "../mailboxes/handlers.ts";
 
 export function groupHandlers(deps: MailboxDeps): GroupsHandlers<AuthContext> {
@@ -20,17 +20,13 @@ export function groupHandlers(deps: MailboxDeps): GroupsHandlers<AuthContext> {
     async createGroup({ body, auth }) {
       const domain = await deps.mailDomains.getByName(auth.projectId, body.domain);
       if (!domain) throw invalid("body.domain", "is not a mail domain of this project");
-      if ((await deps.mailboxes.list(auth.projectId, "group")).length >= deps.limits.groups) {
-        throw limitReached("groups", deps.limits.groups);
-      }
-      const created = await deps.mailboxes.create({
-        projectId: auth.projectId,
-        domainId: domain.id,
-        kind: "group",
-        email: `${body.name}@${domain.name}`,
-        passwordHash: null,
-        description: body.description ?? null,
-      });
+      const created = await withinCap(
+        deps.mailboxes.create(
+          { projectId: auth.projectId, domainId: domain.id, kind: "group", email: `${body.name}@${domain.name}`, passwordHash: null, description: body.description ?? null },
+          deps.limits.groups,
+        ),
+        "groups",
+      );
       if (!created) throw conflict(`the address ${body.name}@${domain.name} is already taken`);
       return { id: created.id, email: created.email };
     },
@@ -50,8 +46,8 @@ export function groupHandlers(deps: MailboxDeps): GroupsHandlers<AuthContext> {
       const g = await group(auth.projectId, params.id);
       const mailbox = await deps.mailboxes.findByEmail(auth.projectId, body.mailbox, "mailbox");
       if (!mailbox) throw invalid("body.mailbox", "is not a mailbox of this project");
-      if (g.membersCount >= deps.limits.membersPerGroup) throw limitReached("members in this group", deps.limits.membersPerGroup);
-      if (!(await deps.mailboxes.addMember(g.id, mailbox.id))) throw conflict(`${mailbox.email} is already a member`);
+      const added = await withinCap(deps.mailboxes.addMember(g.id, mailbox.id, deps.limits.membersPerGroup), "members in this group");
+      if (!added) throw conflict(`${mailbox.email} is already a member`);
       return { ok: true, member: { id: mailbox.id, email: mailbox.email } };
     },
 

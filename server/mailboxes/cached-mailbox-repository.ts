@@ -47,9 +47,9 @@ export class CachedMailboxRepository implements MailboxRepository {
     return this.inner.listMembers(groupId);
   }
 
-  async create(m: NewMailbox): Promise<MailboxRecord | undefined> {
+  async create(m: NewMailbox, cap?: number): Promise<MailboxRecord | undefined> {
     this.forget(m.projectId);
-    return this.inner.create(m);
+    return this.inner.create(m, cap);
   }
 
   async delete(projectId: string, id: string, kind: MailboxKind): Promise<boolean> {
@@ -64,9 +64,9 @@ export class CachedMailboxRepository implements MailboxRepository {
   }
 
   // A group's project is not in the call; member changes are rare, so every list goes.
-  async addMember(groupId: string, mailboxId: string): Promise<boolean> {
+  async addMember(groupId: string, mailboxId: string, cap?: number): Promise<boolean> {
     this.forget();
-    return this.inner.addMember(groupId, mailboxId);
+    return this.inner.addMember(groupId, mailboxId, cap);
   }
 
   async removeMember(groupId: string, mailboxId: string): Promise<boolean> {

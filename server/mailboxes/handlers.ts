@@ -2,7 +2,7 @@
 import type { MailboxesHandlers } from "../../generated/server/handlers.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { Limits } from "../config.ts";
-import { conflict, invalid, limitReached, notFound } from "../http/errors.ts";
+import { conflict, invalid, notFound, withinCap } from "../http/errors.ts";
 import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
 import type { MailboxRecord, MailboxRepository } from "./mailbox-repository.ts";
 import { hashPassword } from "./password.ts";
@@ -23,17 +23,14 @@ export function mailboxHandlers(deps: MailboxDeps): MailboxesHandlers<AuthContex
     async createMailbox({ body, auth }) {
       const domain = await deps.mailDomains.getByName(auth.projectId, body.domain);
       if (!domain) throw invalid("body.domain", "is not a mail domain of this project");
-      if ((await deps.mailboxes.list(auth.projectId, "mailbox")).length >= deps.limits.mailboxes) {
-        throw limitReached("mailboxes", deps.limits.mailboxes);
-      }
-      const created = await deps.mailboxes.create({
-        projectId: auth.projectId,
-        domainId: domain.id,
-        kind: "mailbox",
-        email: `${body.name}@${domain.name}`,
-        passwordHash: await hashPassword(body.password),
-        description: body.description ?? null,
-      });
+      const passwordHash = await hashPassword(body.password);
+      const created = await withinCap(
+        deps.mailboxes.create(
+          { projectId: auth.projectId, domainId: domain.id, kind: "mailbox", email: `${body.name}@${domain.name}`, passwordHash, description: body.description ?? null },
+          deps.limits.mailboxes,
+        ),
+        "mailboxes",
+      );
       if (!created) throw conflict(`the address ${body.name}@${domain.name} is already taken`);
       return { email: created.email, id: created.id };
     },

@@ -26,8 +26,12 @@ export interface NewMailbox {
 }
 
 export interface MailboxRepository {
-  /** Undefined when the address is taken (by a mailbox or a group of any project). */
-  create(m: NewMailbox): Promise<MailboxRecord | undefined>;
+  /**
+   * Undefined when the address is taken (by a mailbox or a group of any project). With `cap`,
+   * throws CapReachedError when the project already has that many of `m.kind`, checked in the
+   * insert's transaction.
+   */
+  create(m: NewMailbox, cap?: number): Promise<MailboxRecord | undefined>;
   list(projectId: string, kind?: MailboxKind): Promise<MailboxRecord[]>;
   get(projectId: string, id: string, kind: MailboxKind): Promise<MailboxRecord | undefined>;
   findByEmail(projectId: string, email: string, kind: MailboxKind): Promise<MailboxRecord | undefined>;
@@ -35,7 +39,7 @@ export interface MailboxRepository {
   delete(projectId: string, id: string, kind: MailboxKind): Promise<boolean>;
   setShared(projectId: string, id: string, shared: boolean): Promise<boolean>;
   listMembers(groupId: string): Promise<MailboxRecord[]>;
-  /** False when the mailbox is already a member. */
-  addMember(groupId: string, mailboxId: string): Promise<boolean>;
+  /** False when the mailbox is already a member; CapReachedError when the group has `cap` members. */
+  addMember(groupId: string, mailboxId: string, cap?: number): Promise<boolean>;
   removeMember(groupId: string, mailboxId: string): Promise<boolean>;
 }

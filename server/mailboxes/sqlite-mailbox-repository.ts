@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { insertWithinCap } from "../db/capped-insert.ts";
 import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { MailboxKind, MailboxRecord, MailboxRepository, NewMailbox } from "./mailbox-repository.ts";
@@ -39,14 +40,17 @@ export class SqliteMailboxRepository implements MailboxRepository {
     this.db = db;
   }
 
-  async create(m: NewMailbox): Promise<MailboxRecord | undefined> {
+  async create(m: NewMailbox, cap?: number): Promise<MailboxRecord | undefined> {
     const id = newId(m.kind === "group" ? "grp" : "mbx");
+    const count = () =>
+      (prepare(this.db, "SELECT COUNT(*) AS n FROM mailboxes WHERE project_id = ? AND kind = ?").get(m.projectId, m.kind) as { n: number }).n;
     // The UNIQUE email constraint decides races between two creates of one address.
-    const r = prepare(this.db, 
+    const r = insertWithinCap(this.db, cap, count, () =>
+      prepare(this.db,
         `INSERT INTO mailboxes (id, project_id, domain_id, kind, email, password_hash, description, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING`,
-      )
-      .run(id, m.projectId, m.domainId, m.kind, m.email, m.passwordHash, m.description, nowIso());
+      ).run(id, m.projectId, m.domainId, m.kind, m.email, m.passwordHash, m.description, nowIso()),
+    );
     if (Number(r.changes) === 0) return undefined;
     return this.get(m.projectId, id, m.kind);
   }
@@ -86,9 +90,11 @@ export class SqliteMailboxRepository implements MailboxRepository {
     return (rows as unknown as Row[]).map(toRecord);
   }
 
-  async addMember(groupId: string, mailboxId: string): Promise<boolean> {
-    const r = prepare(this.db, "INSERT INTO group_members (group_id, mailbox_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-      .run(groupId, mailboxId, nowIso());
+  async addMember(groupId: string, mailboxId: string, cap?: number): Promise<boolean> {
+    const count = () => (prepare(this.db, "SELECT COUNT(*) AS n FROM group_members WHERE group_id = ?").get(groupId) as { n: number }).n;
+    const r = insertWithinCap(this.db, cap, count, () =>
+      prepare(this.db, "INSERT INTO group_members (group_id, mailbox_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING").run(groupId, mailboxId, nowIso()),
+    );
     return Number(r.changes) > 0;
   }
 

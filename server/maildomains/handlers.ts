@@ -4,7 +4,7 @@ import type { AuthContext } from "../auth/auth-context.ts";
 import type { DnsResolver } from "../dns/resolver.ts";
 import type { DnsRecordRepository } from "../dns/zone-repository.ts";
 import type { Limits } from "../config.ts";
-import { conflict, limitReached, notFound } from "../http/errors.ts";
+import { conflict, notFound, withinCap } from "../http/errors.ts";
 import { generateDkimKeys, newVerificationToken } from "./dkim.ts";
 import type { MailDomainRecord, MailDomainRepository } from "./maildomain-repository.ts";
 import { publishRecords } from "./publish-records.ts";
@@ -28,11 +28,15 @@ export async function describeDomain(deps: MailDomainDeps, domain: MailDomainRec
   };
 }
 
-/** Creates the domain with its keys and publishes its records where we host the zone; undefined when taken. */
+/**
+ * Creates the domain with its keys and publishes its records where we host the zone; undefined
+ * when taken, CapReachedError when the project already has `cap` domains.
+ */
 export async function connectMailDomain(
   deps: Pick<MailDomainDeps, "mailDomains" | "zones" | "mailHost">,
   projectId: string,
   rawName: string,
+  cap?: number,
 ): Promise<{ domain: MailDomainRecord; created: number } | undefined> {
   const name = rawName.toLowerCase();
   const keys = await generateDkimKeys();
@@ -43,7 +47,7 @@ export async function connectMailDomain(
     dkimPrivateKey: keys.privateKeyPem,
     dkimPublicKey: keys.publicKeyBase64,
     verificationToken: newVerificationToken(),
-  });
+  }, cap);
   if (!domain) return undefined;
   const created = await publishRecords(deps.zones, projectId, name, requiredRecords(domain, deps.mailHost));
   return { domain, created };
@@ -52,10 +56,7 @@ export async function connectMailDomain(
 export function mailDomainHandlers(deps: MailDomainDeps): MailDomainsHandlers<AuthContext> {
   return {
     async createMailDomain({ body, auth }) {
-      if ((await deps.mailDomains.list(auth.projectId)).length >= deps.limits.mailDomains) {
-        throw limitReached("mail domains", deps.limits.mailDomains);
-      }
-      const connected = await connectMailDomain(deps, auth.projectId, body.name);
+      const connected = await withinCap(connectMailDomain(deps, auth.projectId, body.name, deps.limits.mailDomains), "mail domains");
       if (!connected) throw conflict(`the domain ${body.name.toLowerCase()} is already connected`);
       const { domain, created } = connected;
       const { records, ready } = await describeDomain(deps, domain);

@@ -15,8 +15,11 @@ export interface MailDomainRecord {
 export type NewMailDomain = Omit<MailDomainRecord, "id" | "createdAt">;
 
 export interface MailDomainRepository {
-  /** Undefined when the name is already connected (by any project). */
-  create(d: NewMailDomain): Promise<MailDomainRecord | undefined>;
+  /**
+   * Undefined when the name is already connected (by any project). With `cap`, throws
+   * CapReachedError when the project already has that many, checked in the insert's transaction.
+   */
+  create(d: NewMailDomain, cap?: number): Promise<MailDomainRecord | undefined>;
   list(projectId: string): Promise<MailDomainRecord[]>;
   getByName(projectId: string, name: string): Promise<MailDomainRecord | undefined>;
 }

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { insertWithinCap } from "../db/capped-insert.ts";
 import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { MailDomainRecord, MailDomainRepository, NewMailDomain } from "./maildomain-repository.ts";
@@ -31,13 +32,15 @@ export class SqliteMailDomainRepository implements MailDomainRepository {
     this.db = db;
   }
 
-  async create(d: NewMailDomain): Promise<MailDomainRecord | undefined> {
+  async create(d: NewMailDomain, cap?: number): Promise<MailDomainRecord | undefined> {
     const id = newId("dom");
-    const r = prepare(this.db, 
+    const count = () => (prepare(this.db, "SELECT COUNT(*) AS n FROM mail_domains WHERE project_id = ?").get(d.projectId) as { n: number }).n;
+    const r = insertWithinCap(this.db, cap, count, () =>
+      prepare(this.db,
         `INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key, dkim_public_key, verification_token, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
-      )
-      .run(id, d.projectId, d.name, d.dkimSelector, d.dkimPrivateKey, d.dkimPublicKey, d.verificationToken, nowIso());
+      ).run(id, d.projectId, d.name, d.dkimSelector, d.dkimPrivateKey, d.dkimPublicKey, d.verificationToken, nowIso()),
+    );
     if (Number(r.changes) === 0) return undefined;
     return this.getByName(d.projectId, d.name);
   }

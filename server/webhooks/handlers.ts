@@ -4,7 +4,7 @@ import type { WebhooksHandlers } from "../../generated/server/handlers.ts";
 import { sendWebhook } from "../adapters/webhook-sender.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { Limits } from "../config.ts";
-import { invalid, limitReached, notFound } from "../http/errors.ts";
+import { invalid, notFound, withinCap } from "../http/errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { WebhookRepository } from "./webhook-repository.ts";
 import { webhookUrlProblem } from "./webhook-url.ts";
@@ -30,11 +30,13 @@ export function webhookHandlers(deps: WebhookDeps): WebhooksHandlers<AuthContext
     async createWebhook({ body, auth }) {
       const problem = webhookUrlProblem(body.url, deps.allowHttpLoopback);
       if (problem) throw invalid("body.url", problem);
-      if ((await deps.webhooks.list(auth.projectId)).length >= deps.limits.webhooks) throw limitReached("webhooks", deps.limits.webhooks);
       // Missing or empty means every event (docs/decisions.md).
       const events = body.events?.length ? [...new Set(body.events)] : [...ALL_EVENTS];
       const secret = `whsec_${randomBytes(24).toString("base64url")}`;
-      const w = await deps.webhooks.create({ projectId: auth.projectId, url: body.url, events, secretSealed: deps.secrets.seal(secret) });
+      const w = await withinCap(
+        deps.webhooks.create({ projectId: auth.projectId, url: body.url, events, secretSealed: deps.secrets.seal(secret) }, deps.limits.webhooks),
+        "webhooks",
+      );
       return { id: w.id, url: w.url, events: w.events as EventName[], secret };
     },
 

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { insertWithinCap } from "../db/capped-insert.ts";
 import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { DeliveryRecord, WebhookRecord, WebhookRepository } from "./webhook-repository.ts";
@@ -40,10 +41,13 @@ export class SqliteWebhookRepository implements WebhookRepository {
     this.db = db;
   }
 
-  async create(w: Omit<WebhookRecord, "id" | "createdAt" | "active">): Promise<WebhookRecord> {
+  async create(w: Omit<WebhookRecord, "id" | "createdAt" | "active">, cap?: number): Promise<WebhookRecord> {
     const id = newId("whk");
-    prepare(this.db, "INSERT INTO webhooks (id, project_id, url, events, secret_enc, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .run(id, w.projectId, w.url, JSON.stringify(w.events), w.secretSealed, nowIso());
+    const count = () => (prepare(this.db, "SELECT COUNT(*) AS n FROM webhooks WHERE project_id = ?").get(w.projectId) as { n: number }).n;
+    insertWithinCap(this.db, cap, count, () =>
+      prepare(this.db, "INSERT INTO webhooks (id, project_id, url, events, secret_enc, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .run(id, w.projectId, w.url, JSON.stringify(w.events), w.secretSealed, nowIso()),
+    );
     return (await this.get(w.projectId, id))!;
   }
 

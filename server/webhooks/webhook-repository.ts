@@ -24,7 +24,8 @@ export interface DeliveryRecord {
 }
 
 export interface WebhookRepository {
-  create(w: Omit<WebhookRecord, "id" | "createdAt" | "active">): Promise<WebhookRecord>;
+  /** With `cap`, throws CapReachedError when the project already has that many, checked in the insert's transaction. */
+  create(w: Omit<WebhookRecord, "id" | "createdAt" | "active">, cap?: number): Promise<WebhookRecord>;
   list(projectId: string): Promise<WebhookRecord[]>;
   get(projectId: string, id: string): Promise<WebhookRecord | undefined>;
   delete(projectId: string, id: string): Promise<boolean>;

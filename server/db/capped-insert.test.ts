@@ -1,0 +1,67 @@
+// The cap is a property of each repository's insert, not of the handler that calls it: a create
+// at the cap throws CapReachedError and writes nothing, whoever calls it (a handler, the console,
+// another process on the same file). The HTTP race is in server/caps.test.ts.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
+import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
+import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
+import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { SqliteWebhookRepository } from "../webhooks/sqlite-webhook-repository.ts";
+import { CapReachedError } from "./capped-insert.ts";
+import { openDatabase } from "./database.ts";
+
+let dir: string;
+let db: DatabaseSync;
+let projectId: string;
+let domainId: string;
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "caps-"));
+  db = openDatabase(dir);
+  projectId = (await new SqliteProjectRepository(db).create("caps")).id;
+  const domain = await new SqliteMailDomainRepository(db).create({
+    projectId, name: "caps.test", dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t",
+  });
+  domainId = domain!.id;
+  await new SqliteDnsRecordRepository(db).createZone({ name: "caps.test", projectId });
+});
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const count = (sql: string, ...args: string[]) => (db.prepare(sql).get(...args) as { n: number }).n;
+
+// [name, insert number i under cap, rows counted]
+const cases: [string, (i: number, cap: number) => Promise<unknown>, () => number][] = [
+  ["mailboxes", (i, cap) => new SqliteMailboxRepository(db).create({ projectId, domainId, kind: "mailbox", email: `m${i}@caps.test`, passwordHash: "x", description: null }, cap),
+    () => count("SELECT COUNT(*) AS n FROM mailboxes WHERE kind = 'mailbox'")],
+  ["groups", (i, cap) => new SqliteMailboxRepository(db).create({ projectId, domainId, kind: "group", email: `g${i}@caps.test`, passwordHash: null, description: null }, cap),
+    () => count("SELECT COUNT(*) AS n FROM mailboxes WHERE kind = 'group'")],
+  ["members", async (i, cap) => {
+    const repo = new SqliteMailboxRepository(db);
+    const group = (await repo.findByEmail(projectId, "g0@caps.test", "group"))!;
+    const mailbox = (await repo.create({ projectId, domainId, kind: "mailbox", email: `member${i}@caps.test`, passwordHash: "x", description: null }))!;
+    return repo.addMember(group.id, mailbox.id, cap);
+  }, () => count("SELECT COUNT(*) AS n FROM group_members")],
+  ["webhooks", (i, cap) => new SqliteWebhookRepository(db).create({ projectId, url: `https://h.example.org/${i}`, events: [], secretSealed: "s" }, cap),
+    () => count("SELECT COUNT(*) AS n FROM webhooks")],
+  ["records", (i, cap) => new SqliteDnsRecordRepository(db).insertRecord("caps.test", { name: `n${i}`, type: "TXT", data: `v${i}`, priority: null, ttl: 3600 }, cap),
+    () => count("SELECT COUNT(*) AS n FROM dns_records")],
+  ["mail domains", (i, cap) => new SqliteMailDomainRepository(db).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
+    () => count("SELECT COUNT(*) AS n FROM mail_domains")],
+];
+
+describe("a capped insert at its cap writes nothing", () => {
+  it.each(cases)("%s", async (_name, insert, rows) => {
+    const cap = rows() + 3;
+    for (let i = 0; i < 3; i++) await insert(i, cap);
+    expect(rows()).toBe(cap);
+    await expect(insert(99, cap)).rejects.toBeInstanceOf(CapReachedError);
+    expect(rows()).toBe(cap);
+    expect(db.isTransaction).toBe(false);
+  });
+});
