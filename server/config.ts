@@ -23,6 +23,21 @@ export interface ServerConfig {
   logLevel: string;
   /** Per-project caps (docs/decisions.md L3); reaching one is 409 limit_reached. */
   limits: Limits;
+  /** The inbound SMTP listener (server/inbound), the MX of hosted mail domains. */
+  smtp: SmtpConfig;
+}
+
+export interface SmtpConfig {
+  enabled: boolean;
+  host: string;
+  port: number;
+  /** Advertised in SIZE and enforced: a larger message is refused with 552. */
+  maxMessageBytes: number;
+  /** RCPT TO beyond this answers 452 4.5.3 (RFC 5321 asks for at least 100). */
+  maxRecipients: number;
+  maxConnections: number;
+  /** A connection silent for this long is closed (a stalled DATA stores nothing). */
+  idleTimeoutMs: number;
 }
 
 export interface Limits {
@@ -47,6 +62,7 @@ export const defaults: ServerConfig = {
   demo: true,
   logLevel: "info",
   limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100 },
+  smtp: { enabled: true, host: "127.0.0.1", port: 2525, maxMessageBytes: 25 * 1024 * 1024, maxRecipients: 100, maxConnections: 200, idleTimeoutMs: 60_000 },
 };
 
 type Env = Record<string, string | undefined>;
@@ -60,6 +76,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     dns: { ...defaults.dns, ...fromFile.dns },
     resolver: { ...defaults.resolver, ...fromFile.resolver },
     limits: { ...defaults.limits, ...fromFile.limits },
+    smtp: { ...defaults.smtp, ...fromFile.smtp },
   };
   if (env.HOST) c.host = env.HOST;
   if (env.PORT) c.port = intOf("PORT", env.PORT);
@@ -76,6 +93,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   if (env.ALLOW_HTTP_LOOPBACK_WEBHOOKS) c.allowHttpLoopbackWebhooks = flagOf("ALLOW_HTTP_LOOPBACK_WEBHOOKS", env.ALLOW_HTTP_LOOPBACK_WEBHOOKS);
   if (env.DEMO) c.demo = flagOf("DEMO", env.DEMO);
   if (env.LOG_LEVEL) c.logLevel = env.LOG_LEVEL;
+  if (env.SMTP_HOST) c.smtp.host = env.SMTP_HOST;
+  if (env.SMTP_PORT) c.smtp.port = intOf("SMTP_PORT", env.SMTP_PORT);
+  if (env.SMTP_ENABLED) c.smtp.enabled = flagOf("SMTP_ENABLED", env.SMTP_ENABLED);
   c.dataDir = path.resolve(cwd, c.dataDir);
   return c;
 }

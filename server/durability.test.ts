@@ -16,7 +16,7 @@ afterAll(() => {
 /** Starts `npm start`'s entry point and resolves with its printed URL (and key, on first start). */
 function start(): Promise<{ child: ChildProcess; url: string; key?: string }> {
   const child = spawn(process.execPath, [path.resolve("server/main.ts")], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", DNS_PORT: "0", LOG_LEVEL: "error" },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", DNS_PORT: "0", SMTP_PORT: "0", LOG_LEVEL: "error" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

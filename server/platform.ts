@@ -11,6 +11,7 @@ import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
 import type { Clock } from "./jobs/clock.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
+import { startSmtpListener, type SmtpListener } from "./inbound/smtp-listener.ts";
 import { loadServerKey } from "./secrets/server-key.ts";
 import { createServices, type Services } from "./services.ts";
 
@@ -19,6 +20,8 @@ export interface Platform {
   services: Services;
   db: DatabaseSync;
   dns: DnsServer | undefined;
+  /** The inbound SMTP listener; `smtp.port` is the bound port (config port 0 picks one). */
+  smtp: SmtpListener | undefined;
   url: string;
   openapi: Record<string, unknown>;
   /** Runs the job queue; tests with a manual clock call `worker.drain()` after moving it. */
@@ -67,9 +70,23 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
     log: (message, fields) => app.log.warn(fields ?? {}, message),
   });
   if (options.runWorker ?? true) worker.start();
+  const smtp = config.smtp.enabled
+    ? await startSmtpListener({
+        config: config.smtp,
+        mailHost: config.mailHost,
+        dataDir: config.dataDir,
+        delivery: services.delivery,
+        routes: services.inbound,
+        events: services.events,
+        resolver: services.resolver,
+        clock: services.clock,
+        log: (message, fields) => app.log.warn(fields ?? {}, message),
+      })
+    : undefined;
   return {
-    app, services, db, dns, url, openapi, worker,
+    app, services, db, dns, smtp, url, openapi, worker,
     async close() {
+      await smtp?.close();
       const done = connections.begin();
       await app.close();
       done();

@@ -12,6 +12,9 @@ import { noInspection, type DlpInspector } from "./dlp/dlp-port.ts";
 import { EventOutbox } from "./events/event-outbox.ts";
 import { systemClock, type Clock } from "./jobs/clock.ts";
 import { JobQueue } from "./jobs/job-queue.ts";
+import type { DeliveryRepository } from "./inbound/delivery-repository.ts";
+import { InboundRoutes } from "./inbound/routes.ts";
+import { SqliteDeliveryRepository } from "./inbound/sqlite-delivery-repository.ts";
 import type { JobHandler } from "./jobs/worker.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
 import type { DnsRecordRepository } from "./dns/zone-repository.ts";
@@ -51,12 +54,17 @@ export interface Services {
   events: EventOutbox;
   /** The DLP scanner behind the send path (server/dlp/dlp-port.ts). */
   dlp: DlpInspector;
+  /** Addresses handled by another area instead of a mailbox (server/inbound/README.md). */
+  inbound: InboundRoutes;
+  /** Where the SMTP listener stores accepted mail. */
+  delivery: DeliveryRepository;
 }
 
 /** `dnsPort` is where our own DNS server listens, the default resolver for readiness checks. */
 export function createServices(config: ServerConfig, db: DatabaseSync, serverKey: Buffer, dnsPort: number, clock: Clock = systemClock): Services {
   const resolverAt = config.resolver.host ? config.resolver : { host: config.dns.host, port: dnsPort };
   const jobs = new JobQueue(db, clock);
+  const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
   return {
     config,
     projects: new SqliteProjectRepository(db),
@@ -64,7 +72,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     limiter: new FixedWindowRateLimiter(),
     zones: new SqliteDnsRecordRepository(db),
     mailDomains: new SqliteMailDomainRepository(db),
-    mailboxes: new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db)),
+    mailboxes,
     webmail: new SqliteWebmailRepository(db),
     messages: emptyMessageStore,
     webhooks: new SqliteWebhookRepository(db),
@@ -76,5 +84,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     jobHandlers: {},
     events: new EventOutbox(db, jobs, clock),
     dlp: noInspection,
+    inbound: new InboundRoutes(),
+    delivery: new SqliteDeliveryRepository(db, (projectId) => mailboxes.usageChanged(projectId)),
   };
 }

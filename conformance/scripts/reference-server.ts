@@ -27,8 +27,8 @@ export async function startReference(): Promise<Reference> {
     throw new ReferenceUnavailable(`the reference server is not there yet (${path.relative(root, existsSync(entry) ? admin : entry)} missing)`);
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "conformance-ref-"));
-  const [port, dnsPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn" };
+  const [port, dnsPort, smtpPort] = [await freePort(), await freePort(), await freePort()];
+  const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn" };
   const console_ = async (args: string) => (await promisify(execFile)(process.execPath, [admin, ...args.split(" ")], { env, cwd: root })).stdout;
   const lastWord = (s: string) => s.trim().split(/\s+/).pop()!;
 

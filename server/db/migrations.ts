@@ -7,6 +7,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
 import { eventMigrations } from "../events/migrations.ts";
 import { jobMigrations } from "../jobs/migrations.ts";
+import { mailboxMessageMigrations } from "../mailbox-reading/migrations.ts";
 
 export interface Migration {
   version: number;
@@ -120,6 +121,7 @@ export const migrations: Migration[] = [
   },
   { version: 5, name: "job queue", sql: jobMigrations },
   { version: 10, name: "event outbox", sql: eventMigrations },
+  { version: 40, name: "received mail", sql: mailboxMessageMigrations },
 ];
 
 export function runMigrations(db: DatabaseSync, list: Migration[] = migrations): number[] {

@@ -22,6 +22,8 @@ export interface DnsResolver {
   resolveMx(name: string): Promise<MxRecord[]>;
   resolveCname(name: string): Promise<string[]>;
   resolve4(name: string): Promise<string[]>;
+  /** `dns.promises.resolve`'s signature, which mail authentication (mailauth) expects. */
+  resolve(name: string, rrtype: string): Promise<unknown>;
   /** TXT records with their character-strings joined, as SPF, DKIM and DMARC read them. */
   resolveTxtJoinedOrEmpty(name: string): Promise<string[]>;
   resolveMxOrEmpty(name: string): Promise<MxRecord[]>;
@@ -46,6 +48,7 @@ export function createResolver(options: ResolverOptions): DnsResolver {
     resolveMx: (name) => resolver.resolveMx(name),
     resolveCname: (name) => resolver.resolveCname(name),
     resolve4: (name) => resolver.resolve4(name),
+    resolve: (name, rrtype) => resolver.resolve(name, rrtype),
     resolveTxtJoinedOrEmpty: async (name) => (await orEmpty(resolver.resolveTxt(name))).map((chunks) => chunks.join("")),
     resolveMxOrEmpty: (name) => orEmpty(resolver.resolveMx(name)),
   };

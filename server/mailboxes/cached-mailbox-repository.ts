@@ -74,6 +74,11 @@ export class CachedMailboxRepository implements MailboxRepository {
     return this.inner.removeMember(groupId, mailboxId);
   }
 
+  /** Mail stored into the project's mailboxes (server/inbound) changed their usedBytes. */
+  usageChanged(projectId: string): void {
+    this.forget(projectId);
+  }
+
   /** One project's list, or every list when the project is not known. */
   private forget(projectId?: string): void {
     this.generation++;

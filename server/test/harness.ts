@@ -38,6 +38,7 @@ export async function startTestPlatform(overrides: Partial<ServerConfig> = {}, o
     port: 0,
     dataDir,
     dns: { enabled: true, host: "127.0.0.1", port: 0 },
+    smtp: { ...defaults.smtp, port: 0 },
     demo: false,
     ...overrides,
   };

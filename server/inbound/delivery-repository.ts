@@ -1,0 +1,52 @@
+// The storage boundary of the listener: who an address is, and storing an accepted message into
+// every mailbox it reaches in one transaction.
+import type { Address } from "./parse-message.ts";
+
+export type Recipient =
+  | { kind: "mailbox" | "group"; id: string; projectId: string; email: string }
+  /** On a connected mail domain, but no such mailbox or group: 550 5.1.1. */
+  | { kind: "unknown" }
+  /** Not a domain of ours: 550 relay denied. */
+  | { kind: "foreign" };
+
+/** The columns a list page filters and shows, and the whole message's parsed parts. */
+export interface StoredMessage {
+  raw: Buffer;
+  receivedMs: number;
+  subject: string;
+  from: Address[];
+  /** Lowercased addresses of To, Cc and the envelope recipients: what the `to` filter searches. */
+  recipientAddresses: string[];
+  hasAttachment: boolean;
+  rfcMessageId: string;
+  preview: string;
+  detail: MessageDetail;
+}
+
+export interface MessageDetail {
+  messageId: string;
+  inReplyTo: string[];
+  references: string[];
+  to: Address[];
+  text: string;
+  html: string | null;
+  headers: { name: string; value: string }[];
+}
+
+export interface DeliveredCopy {
+  projectId: string;
+  mailboxId: string;
+  mailbox: string;
+  /** The message's id inside that mailbox. */
+  uid: number;
+}
+
+export interface DeliveryRepository {
+  lookup(address: string): Recipient;
+  /**
+   * One transaction: the bytes, one copy per distinct mailbox the recipients reach (a group
+   * reaches its members), each mailbox's usedBytes, and whatever `onCopy` writes (the
+   * `mail.received` events). Returns no copies when no recipient reaches a mailbox any more.
+   */
+  store(message: StoredMessage, recipients: string[], onCopy: (copy: DeliveredCopy) => void): DeliveredCopy[];
+}

@@ -1,0 +1,168 @@
+// The inbound SMTP listener: the MX of hosted mail domains. Read top-down, a message goes
+// through named steps: recipients are checked at RCPT TO (a route, a mailbox or group of a
+// connected domain, else refused: never an open relay); at the end of DATA the bytes get our
+// trace headers, are parsed, handed to routes, and stored in one transaction with their
+// `mail.received` events, and only then does the sender get 250.
+import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import type { SmtpConfig } from "../config.ts";
+import type { DnsResolver } from "../dns/resolver.ts";
+import type { EventOutbox } from "../events/event-outbox.ts";
+import type { Clock } from "../jobs/clock.ts";
+import type { DeliveredCopy, DeliveryRepository, StoredMessage } from "./delivery-repository.ts";
+import { parseMessage, toStoredMessage } from "./parse-message.ts";
+import type { InboundRouteHandler, InboundRoutes } from "./routes.ts";
+import { loadOrCreateTlsCertificate } from "./tls-certificate.ts";
+import { traceHeaders } from "./trace-headers.ts";
+
+export interface SmtpListenerDeps {
+  config: SmtpConfig;
+  mailHost: string;
+  dataDir: string;
+  delivery: DeliveryRepository;
+  routes: InboundRoutes;
+  events: EventOutbox;
+  resolver: DnsResolver;
+  clock: Clock;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface SmtpListener {
+  host: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** An SMTP reply: smtp-server sends `responseCode` and the message as the reply text. */
+function reply(code: number, text: string): Error & { responseCode: number } {
+  return Object.assign(new Error(text), { responseCode: code });
+}
+
+export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpListener> {
+  const { config } = deps;
+  const tls = await loadOrCreateTlsCertificate(deps.dataDir, deps.mailHost);
+  const server = new SMTPServer({
+    name: deps.mailHost,
+    banner: "platform inbound mail",
+    key: tls.key,
+    cert: tls.cert,
+    size: config.maxMessageBytes,
+    rejectOversized: true,
+    maxRecipients: config.maxRecipients,
+    maxClients: config.maxConnections,
+    socketTimeout: config.idleTimeoutMs,
+    // An MX takes mail for its own domains; there is nothing to log in to.
+    disabledCommands: ["AUTH"],
+    authOptional: true,
+    // Reverse lookups would go to the system resolver and add latency to every connection.
+    disableReverseLookup: true,
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      callback(checkRecipient(deps, address.address.toLowerCase()) ?? undefined);
+    },
+    onData(stream, session, callback) {
+      receive(deps, stream, session).then(() => callback(null), (error: Error) => callback(error));
+    },
+  });
+  server.on("error", (error) => deps.log("smtp listener error", { error: error.message }));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  return {
+    host: config.host,
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The refusal for `rcpt`, or null when it is accepted. */
+function checkRecipient(deps: SmtpListenerDeps, rcpt: string): Error | null {
+  if (deps.routes.find(rcpt)) return null;
+  const recipient = deps.delivery.lookup(rcpt);
+  if (recipient.kind === "mailbox" || recipient.kind === "group") return null;
+  if (recipient.kind === "unknown") return reply(550, `5.1.1 <${rcpt}>: no such mailbox here`);
+  return reply(550, `5.7.1 <${rcpt}>: relay access denied`);
+}
+
+async function receive(deps: SmtpListenerDeps, stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
+  const raw = await readMessage(stream);
+  if (stream.sizeExceeded) throw reply(552, `5.3.4 message exceeds the fixed maximum size of ${deps.config.maxMessageBytes} bytes`);
+  const recipients = session.envelope.rcptTo.map((r: SMTPServerAddress) => r.address.toLowerCase());
+  const receivedAt = new Date(deps.clock.now());
+  const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+  const traced = await traceHeaders(raw, {
+    remoteAddress: session.remoteAddress,
+    helo: session.hostNameAppearsAs ?? "",
+    mailFrom,
+    recipients,
+    secure: session.secure,
+    sessionId: session.id,
+    receivedAt,
+  }, deps.mailHost, deps.resolver);
+  const parsed = await parseMessage(traced);
+
+  const { routed, local } = splitByRoute(deps.routes, recipients);
+  for (const [handler, rcpts] of routed) {
+    try {
+      await handler({ raw: traced, parsed, mailFrom, recipients: rcpts, remoteAddress: session.remoteAddress, receivedAt });
+    } catch (error) {
+      deps.log("inbound route handler failed", { error: (error as Error).message });
+      throw reply(451, "4.3.0 temporary failure, try again later");
+    }
+  }
+  if (local.length === 0) return;
+
+  const message = toStoredMessage(traced, parsed, receivedAt.getTime(), local);
+  let copies: DeliveredCopy[];
+  try {
+    copies = deps.delivery.store(message, local, (copy) => emitReceived(deps.events, copy, message));
+  } catch (error) {
+    deps.log("inbound store failed", { error: (error as Error).message });
+    throw reply(451, "4.3.0 temporary failure storing the message, try again later");
+  }
+  // The recipients were mailboxes at RCPT TO; deleted since, or a group emptied since.
+  if (copies.length === 0 && routed.size === 0) throw reply(550, "5.1.1 no recipient mailbox exists any more");
+}
+
+/** The whole message, or an error when the client went away before the final <CRLF>.<CRLF>. */
+async function readMessage(stream: SMTPServerDataStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    // Past the limit the rest is read and dropped: the reply is 552 either way.
+    if (stream.sizeExceeded) continue;
+    chunks.push(chunk);
+    kept += chunk.length;
+  }
+  return Buffer.concat(chunks, kept);
+}
+
+function splitByRoute(routes: InboundRoutes, recipients: string[]) {
+  const routed = new Map<InboundRouteHandler, string[]>();
+  const local: string[] = [];
+  for (const rcpt of recipients) {
+    const handler = routes.find(rcpt);
+    if (!handler) local.push(rcpt);
+    else routed.set(handler, [...(routed.get(handler) ?? []), rcpt]);
+  }
+  return { routed, local };
+}
+
+function emitReceived(events: EventOutbox, copy: DeliveredCopy, message: StoredMessage): void {
+  events.emit(copy.projectId, "mail.received", {
+    mailboxId: copy.mailboxId,
+    mailbox: copy.mailbox,
+    messageId: String(copy.uid),
+    rfcMessageId: message.rfcMessageId,
+    from: message.from,
+    to: message.detail.to,
+    subject: message.subject,
+    receivedAt: new Date(message.receivedMs).toISOString(),
+    hasAttachment: message.hasAttachment,
+  });
+}

@@ -1,0 +1,90 @@
+// Delivery on the embedded SQLite store. `store` is one IMMEDIATE transaction committed with
+// synchronous=FULL before the listener answers 250: once the sender has its 250, kill -9 loses
+// nothing, and a failure anywhere (a mailbox deleted meanwhile, the disk full) leaves nothing
+// half-stored.
+import type { DatabaseSync } from "node:sqlite";
+import { transaction } from "../db/database.ts";
+import { prepare } from "../db/statements.ts";
+import type { DeliveredCopy, DeliveryRepository, Recipient, StoredMessage } from "./delivery-repository.ts";
+
+interface Target {
+  id: string;
+  project_id: string;
+  email: string;
+}
+
+export class SqliteDeliveryRepository implements DeliveryRepository {
+  private readonly db: DatabaseSync;
+  private readonly usageChanged: (projectId: string) => void;
+
+  /** `usageChanged` hears of each project whose mailboxes' usedBytes grew (the mailbox list cache). */
+  constructor(db: DatabaseSync, usageChanged: (projectId: string) => void = () => {}) {
+    this.db = db;
+    this.usageChanged = usageChanged;
+  }
+
+  lookup(address: string): Recipient {
+    const email = address.toLowerCase();
+    const row = prepare(this.db, "SELECT id, project_id, kind, email FROM mailboxes WHERE email = ?").get(email) as
+      | { id: string; project_id: string; kind: "mailbox" | "group"; email: string }
+      | undefined;
+    if (row) return { kind: row.kind, id: row.id, projectId: row.project_id, email: row.email };
+    const domain = email.slice(email.lastIndexOf("@") + 1);
+    return prepare(this.db, "SELECT 1 FROM mail_domains WHERE name = ?").get(domain) ? { kind: "unknown" } : { kind: "foreign" };
+  }
+
+  store(message: StoredMessage, recipients: string[], onCopy: (copy: DeliveredCopy) => void): DeliveredCopy[] {
+    const copies = this.storeCopies(message, recipients, onCopy);
+    for (const projectId of new Set(copies.map((c) => c.projectId))) this.usageChanged(projectId);
+    return copies;
+  }
+
+  private storeCopies(message: StoredMessage, recipients: string[], onCopy: (copy: DeliveredCopy) => void): DeliveredCopy[] {
+    return transaction(this.db, () => {
+      const targets = this.mailboxesReached(recipients);
+      if (targets.length === 0) return [];
+      const content = prepare(this.db, "INSERT INTO message_contents (raw, size, detail) VALUES (?, ?, ?) RETURNING id").get(
+        message.raw,
+        message.raw.length,
+        JSON.stringify(message.detail),
+      ) as { id: number };
+      const fromAddrs = addressList(message.from.map((a) => a.email));
+      const toAddrs = addressList(message.recipientAddresses);
+      const copies: DeliveredCopy[] = [];
+      for (const target of targets) {
+        const { uid } = prepare(this.db, "SELECT COALESCE(MAX(uid), 0) + 1 AS uid FROM mailbox_messages WHERE mailbox_id = ?").get(target.id) as { uid: number };
+        prepare(this.db,
+          `INSERT INTO mailbox_messages (mailbox_id, uid, content_id, received_ms, subject, from_json, from_addrs, to_addrs, has_attachment, rfc_message_id, preview)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(target.id, uid, content.id, message.receivedMs, message.subject, JSON.stringify(message.from), fromAddrs, toAddrs,
+          message.hasAttachment ? 1 : 0, message.rfcMessageId, message.preview);
+        prepare(this.db, "UPDATE mailboxes SET used_bytes = used_bytes + ? WHERE id = ?").run(message.raw.length, target.id);
+        const copy = { projectId: target.project_id, mailboxId: target.id, mailbox: target.email, uid };
+        onCopy(copy);
+        copies.push(copy);
+      }
+      return copies;
+    });
+  }
+
+  /** Distinct mailboxes, resolved inside the transaction: membership is what it is at commit. */
+  private mailboxesReached(recipients: string[]): Target[] {
+    const reached = new Map<string, Target>();
+    for (const rcpt of recipients) {
+      const rows = prepare(this.db,
+        `SELECT id, project_id, email FROM mailboxes WHERE email = ? AND kind = 'mailbox'
+         UNION ALL
+         SELECT m.id, m.project_id, m.email FROM mailboxes g JOIN group_members gm ON gm.group_id = g.id JOIN mailboxes m ON m.id = gm.mailbox_id
+         WHERE g.email = ? AND g.kind = 'group'`,
+      ).all(rcpt, rcpt) as unknown as Target[];
+      for (const row of rows) reached.set(row.id, row);
+    }
+    return [...reached.values()];
+  }
+}
+
+/** " a@x b@y ": exact addresses match ` a@x `, substrings match anywhere. */
+function addressList(addresses: string[]): string {
+  const unique = [...new Set(addresses.map((a) => a.toLowerCase()).filter(Boolean))];
+  return unique.length ? ` ${unique.join(" ")} ` : " ";
+}
