@@ -66,7 +66,7 @@ export function webhookHandlers(deps: WebhookDeps): WebhooksHandlers<AuthContext
       const delivery = await deps.webhooks.getDelivery(w.id, Number(params.deliveryId));
       if (!delivery) throw notFound(`delivery ${params.deliveryId} of webhook ${w.id}`);
       const result = await sendWebhook(w.url, delivery.event, delivery.payload, deps.secrets.open(w.secretSealed), {
-        allowPrivate: deps.allowHttpLoopback,
+        development: deps.allowHttpLoopback,
       });
       // A failed manual retry does not undo an earlier successful delivery in the log.
       const logged = result.delivered || delivery.status === "delivered" ? "delivered" : "failed";
