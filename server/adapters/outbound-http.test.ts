@@ -2,7 +2,7 @@
 // the resolver: what is sent, what is refused before any connection, redirects, big answers,
 // the timeout, and DNS rebinding.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver, type TestReceiver } from "../test/receiver.ts";
+import { startReceiver, type Answer, type TestReceiver } from "../test/receiver.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { resolverAt, type HostResolver } from "./host-resolver.ts";
 import { closeOutboundConnections, safePost } from "./outbound-http.ts";
@@ -17,7 +17,7 @@ beforeAll(async () => {
   zone = await platform.newTenant("rebind");
   dns = resolverAt([`127.0.0.1:${platform.dns!.udpPort}`]);
   // Every answer closes its connection, so each call below makes (and checks) a new one.
-  receiver = await startReceiver((req) => (req.path === "/redirect"
+  receiver = await startReceiver((req): Answer => (req.path === "/redirect"
     ? { status: 302, headers: { location: "/elsewhere", connection: "close" } }
     : req.path === "/big" ? { status: 200, body: "x".repeat(1 << 20), headers: { connection: "close" } }
     : { status: 204, headers: { connection: "close" } }));
