@@ -1,6 +1,7 @@
 // The HTTP application: the generated routes with this server's handlers and `authorize`, plus
 // the pages around the API (/openapi.json, /docs, /webmail).
 import fastify, { type FastifyInstance } from "fastify";
+import { clientErrorHandler } from "../generated/server/method-not-allowed.ts";
 import { registerRoutes } from "../generated/server/register-routes.ts";
 import type { AuthContext } from "./auth/auth-context.ts";
 import { createAuthorize } from "./auth/authorize.ts";
@@ -28,6 +29,8 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
     // Attachments of up to 15 MB arrive base64-encoded inside JSON (4/3 larger).
     bodyLimit: 25 * 1024 * 1024,
     return503OnClosing: true,
+    // Methods Node's parser refuses still get 405 or 404 with the error body (decision E4).
+    clientErrorHandler,
   });
   const limits = s.config.limits;
   const mailboxDeps = { mailboxes: s.mailboxes, mailDomains: s.mailDomains, limits };

@@ -13,6 +13,8 @@ import { componentsSchema } from "./schema-object.ts";
 const staticFiles = [
   "errors.ts",
   "handler-types.ts",
+  "json-body.ts",
+  "method-not-allowed.ts",
   "operation-spec.ts",
   "register-routes.ts",
   "serialization.ts",

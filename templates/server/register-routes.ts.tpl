@@ -4,6 +4,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, codeForStatus } from "./errors.ts";
 import type { Handlers } from "./handlers.ts";
+import { registerJsonBody, requireJsonBody } from "./json-body.ts";
+import { answerMethodNotAllowed, trackRouteMethods } from "./method-not-allowed.ts";
 import type { OperationSpec } from "./operation-spec.ts";
 import { components, operations } from "./operations.ts";
 import { createSerializerCompiler } from "./serialization.ts";
@@ -21,7 +23,6 @@ export interface RegisterRoutesOptions<Auth> {
   authorize: (input: AuthorizeInput) => Promise<Auth> | Auth;
 }
 
-const allMethods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 const authKey = Symbol("platform.auth");
 
 type Dispatch = (input: Record<string, unknown>) => Promise<unknown>;
@@ -35,6 +36,13 @@ export async function registerRoutes<Auth>(
   app.setValidatorCompiler(createValidatorCompiler(components));
   app.setSerializerCompiler(createSerializerCompiler(components));
   app.setErrorHandler(handleError);
+  // Every route registered on `app` from here on (also the server's own pages) is a known path.
+  trackRouteMethods(app);
+  registerJsonBody(app);
+  // Before the body is read: a wrong method on a known path is 405 whatever the body is.
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.is404 && answerMethodNotAllowed(app, request, reply)) return reply;
+  });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ error: `no route ${request.method} ${request.url.split("?")[0]}`, code: "not_found" });
   });
@@ -50,6 +58,7 @@ export async function registerRoutes<Auth>(
         (request as unknown as Record<symbol, unknown>)[authKey] = await options.authorize({
           request, reply, operation, scope: operation.scope,
         });
+        requireJsonBody(request);
       },
       handler: async (request, reply) => {
         if (!handler) throw new ApiError(501, "not_implemented", `${operation.operationId} is not implemented by this server`);
@@ -64,27 +73,6 @@ export async function registerRoutes<Auth>(
         if (reply.sent) return reply;
         return reply.code(200).send(result);
       },
-    });
-  }
-  registerMethodNotAllowed(app);
-}
-
-function registerMethodNotAllowed(app: FastifyInstance): void {
-  const byUrl = new Map<string, Set<string>>();
-  for (const op of operations) {
-    if (!byUrl.has(op.url)) byUrl.set(op.url, new Set());
-    byUrl.get(op.url)!.add(op.method);
-  }
-  for (const [url, used] of byUrl) {
-    // fastify answers HEAD itself wherever GET exists.
-    const allowed = used.has("GET") ? [...used, "HEAD"] : [...used];
-    const others = [...allMethods, ...(used.has("GET") ? [] : ["HEAD" as const])].filter((m) => !used.has(m));
-    const allow = allowed.sort().join(", ");
-    app.route({
-      method: others,
-      url,
-      handler: async (request, reply) =>
-        reply.code(405).header("Allow", allow).send({ error: `${request.method} is not allowed here; use ${allow}`, code: "method_not_allowed" }),
     });
   }
 }
