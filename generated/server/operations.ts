@@ -2961,6 +2961,9 @@ export const operations: readonly OperationSpec[] = [
         "403": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3005,6 +3008,9 @@ export const operations: readonly OperationSpec[] = [
         "409": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3044,6 +3050,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -3100,6 +3109,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -3162,6 +3174,9 @@ export const operations: readonly OperationSpec[] = [
         "409": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3216,6 +3231,9 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3252,6 +3270,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -3299,6 +3320,9 @@ export const operations: readonly OperationSpec[] = [
         "409": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3338,6 +3362,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -3390,6 +3417,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -3460,6 +3490,9 @@ export const operations: readonly OperationSpec[] = [
         "409": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3503,6 +3536,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -3588,6 +3624,9 @@ export const operations: readonly OperationSpec[] = [
         "403": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3651,6 +3690,9 @@ export const operations: readonly OperationSpec[] = [
         "403": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3690,6 +3732,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -3736,6 +3781,9 @@ export const operations: readonly OperationSpec[] = [
         "409": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3761,6 +3809,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -3797,6 +3848,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "413": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "422": {
@@ -3836,6 +3890,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "413": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "422": {
@@ -3884,6 +3941,9 @@ export const operations: readonly OperationSpec[] = [
         "403": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3922,6 +3982,9 @@ export const operations: readonly OperationSpec[] = [
         "403": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -3953,6 +4016,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "409": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -3994,6 +4060,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -4112,6 +4181,9 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -4202,6 +4274,9 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/MessageLookupError"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -4245,6 +4320,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -4311,6 +4389,9 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -4361,6 +4442,9 @@ export const operations: readonly OperationSpec[] = [
         "403": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -4400,6 +4484,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "409": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -4462,6 +4549,9 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -4498,6 +4588,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -4543,6 +4636,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "409": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -4617,6 +4713,9 @@ export const operations: readonly OperationSpec[] = [
         "403": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -4669,6 +4768,9 @@ export const operations: readonly OperationSpec[] = [
         "403": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -4708,6 +4810,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -4779,6 +4884,9 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -4815,6 +4923,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -4855,6 +4966,9 @@ export const operations: readonly OperationSpec[] = [
         "403": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -4886,6 +5000,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "409": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -4927,6 +5044,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
@@ -4993,6 +5113,9 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -5053,6 +5176,9 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
@@ -5090,6 +5216,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {

@@ -2137,6 +2137,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2146,6 +2151,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2164,6 +2177,21 @@ export interface operations {
             /** @description The resource's state forbids the operation (`code` tells which rule). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,6 +2255,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2236,6 +2269,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2245,6 +2286,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2310,6 +2366,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2319,6 +2380,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,6 +2469,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2394,6 +2483,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2403,6 +2500,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2474,6 +2586,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2483,6 +2600,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2501,6 +2626,21 @@ export interface operations {
             /** @description The resource's state forbids the operation (`code` tells which rule). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2568,6 +2708,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2577,6 +2722,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2586,6 +2739,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2649,6 +2817,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2658,6 +2831,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2726,6 +2922,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2735,6 +2936,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2744,6 +2953,21 @@ export interface operations {
             /** @description The resource's state forbids the operation (`code` tells which rule). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2807,6 +3031,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2816,6 +3045,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2825,6 +3062,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +3142,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2899,6 +3156,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2908,6 +3173,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2981,6 +3261,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2990,6 +3275,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3008,6 +3301,21 @@ export interface operations {
             /** @description The resource's state forbids the operation (`code` tells which rule). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3072,6 +3380,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3081,6 +3394,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,6 +3411,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3177,6 +3513,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3186,6 +3527,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,6 +3622,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3267,6 +3636,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3330,6 +3722,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,6 +3736,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3348,6 +3753,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3411,6 +3831,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3420,6 +3845,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3438,6 +3871,21 @@ export interface operations {
             /** @description The resource's state forbids the operation (`code` tells which rule). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3499,6 +3947,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +3961,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3573,6 +4049,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3582,6 +4063,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3600,6 +4089,21 @@ export interface operations {
             /** @description The message is larger than 15 MB. */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3674,6 +4178,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,6 +4192,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3701,6 +4218,21 @@ export interface operations {
             /** @description The message is larger than 15 MB. */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3776,6 +4308,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3785,6 +4322,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3848,6 +4408,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3857,6 +4422,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3922,6 +4510,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3931,6 +4524,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,6 +4541,21 @@ export interface operations {
             /** @description The resource's state forbids the operation (`code` tells which rule). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4003,6 +4619,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4012,6 +4633,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4021,6 +4650,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4120,6 +4764,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4129,6 +4778,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4138,6 +4795,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4202,6 +4874,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4211,6 +4888,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4220,6 +4905,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4297,6 +4997,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4306,6 +5011,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4319,6 +5032,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageLookupError"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The key's rate limit (`rate_limited`) or a daily or monthly quota (`quota_exceeded`) is used up. */
@@ -4387,6 +5115,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4396,6 +5129,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,6 +5146,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4471,6 +5227,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4480,6 +5241,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4547,6 +5331,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4556,6 +5345,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4565,6 +5362,21 @@ export interface operations {
             /** @description The resource's state forbids the operation (`code` tells which rule). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4632,6 +5444,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4641,6 +5458,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4650,6 +5475,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4713,6 +5553,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4722,6 +5567,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4790,6 +5658,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4799,6 +5672,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4808,6 +5689,21 @@ export interface operations {
             /** @description The resource's state forbids the operation (`code` tells which rule). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4871,6 +5767,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4880,6 +5781,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4889,6 +5798,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4964,6 +5888,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4973,6 +5902,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4982,6 +5919,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5058,6 +6010,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5067,6 +6024,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5139,6 +6119,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5148,6 +6133,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5211,6 +6219,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5220,6 +6233,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5283,6 +6319,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,6 +6333,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5357,6 +6421,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5366,6 +6435,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5375,6 +6452,21 @@ export interface operations {
             /** @description The resource's state forbids the operation (`code` tells which rule). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5438,6 +6530,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5447,6 +6544,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5456,6 +6561,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5524,6 +6644,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5533,6 +6658,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5542,6 +6675,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5610,6 +6758,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5619,6 +6772,14 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5628,6 +6789,21 @@ export interface operations {
             /** @description No such resource in the key's project (another project's resource answers the same). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5696,6 +6872,11 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key. */
             401: {
                 headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5705,6 +6886,29 @@ export interface operations {
             /** @description The key is valid but lacks the scope the operation requires. */
             403: {
                 headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -18,23 +18,28 @@ afterAll(() => p.stop());
 const operations = () => (p.openapi.paths as Record<string, Record<string, { operationId: string; "x-platform-scope": string }>>);
 
 describe("authentication", () => {
+  // RFC 6750 §3: the challenge names no error when no bearer token came, invalid_token when one was refused.
   it.each([
-    ["no Authorization header", undefined],
-    ["a non-Bearer scheme", "Basic dXNlcjpwYXNz"],
-    ["a malformed key", "Bearer not-a-key"],
-    ["an unknown key", "Bearer platform_sk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"],
-  ])("%s is 401 unauthorized with the error body", async (_n, header) => {
+    ["no Authorization header", undefined, 'Bearer realm="platform-api"'],
+    ["a non-Bearer scheme", "Basic dXNlcjpwYXNz", 'Bearer realm="platform-api"'],
+    ["a malformed key", "Bearer not-a-key", 'Bearer realm="platform-api", error="invalid_token", error_description="malformed API key; keys look like platform_sk_..."'],
+    ["an empty bearer", "Bearer ", 'Bearer realm="platform-api", error="invalid_token", error_description="Authorization must be Bearer platform_sk_..."'],
+    ["an unknown key", "Bearer platform_sk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", 'Bearer realm="platform-api", error="invalid_token", error_description="unknown API key"'],
+  ])("%s is 401 unauthorized with the error body and WWW-Authenticate", async (_n, header, challenge) => {
     const res = await apiFor(p.url, undefined)("GET", "/v1/mailboxes", undefined, header ? { authorization: header } : {});
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: expect.any(String), code: "unauthorized" });
+    expect(res.headers.get("www-authenticate")).toBe(challenge);
   });
 
-  it("a revoked key is 401", async () => {
+  it("a revoked key is 401 invalid_token", async () => {
     const t = await p.newTenant("revoked");
     expect((await t.api("GET", "/v1/mailboxes")).status).toBe(200);
     const [key] = await p.services.keys.list(t.projectId);
     await p.services.keys.revoke(key.id);
-    expect((await t.api("GET", "/v1/mailboxes")).status).toBe(401);
+    const res = await t.api("GET", "/v1/mailboxes");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="platform-api", error="invalid_token", error_description="this API key has been revoked"');
   });
 
   it("a key revoked by another process (the console) is 401 on the next request", async () => {
@@ -66,7 +71,10 @@ describe("scopes", () => {
       for (const [method, op] of Object.entries(item)) {
         const res = await t.api(method.toUpperCase(), path.replace(/\{[^}]+\}/g, "x1"));
         if (op["x-platform-scope"] === "dns:read") expect(res.status, `${method} ${path}`).not.toBe(403);
-        else expect(res.body.code, `${method} ${path}`).toBe("forbidden");
+        else {
+          expect(res.body.code, `${method} ${path}`).toBe("forbidden");
+          expect(res.headers.get("www-authenticate")).toBe(`Bearer realm="platform-api", error="insufficient_scope", scope="${op["x-platform-scope"]}"`);
+        }
       }
     }
   });

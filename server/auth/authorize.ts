@@ -18,9 +18,13 @@ export function createAuthorize(deps: AuthorizeDeps) {
   const now = deps.now ?? (() => new Date());
   return async ({ request, reply, scope }: { request: FastifyRequest; reply: FastifyReply; scope: string | null }): Promise<AuthContext> => {
     const parsed = parseBearer(request.headers.authorization);
-    if ("problem" in parsed) throw new ApiError(401, "unauthorized", parsed.problem);
+    if ("problem" in parsed) {
+      // RFC 6750 §3: no error code when no bearer token came (no header, another scheme).
+      const sentBearer = /^Bearer(\s|$)/i.test(request.headers.authorization ?? "");
+      throw unauthorized(parsed.problem, sentBearer);
+    }
     const key = await deps.keys.findByHash(hashApiKey(parsed.key));
-    if (!key || key.revokedAt) throw new ApiError(401, "unauthorized", key ? "this API key has been revoked" : "unknown API key");
+    if (!key || key.revokedAt) throw unauthorized(key ? "this API key has been revoked" : "unknown API key", true);
 
     const rate = deps.limiter.hit(key.id, key.rateLimit);
     reply.header("RateLimit-Limit", rate.limit);
@@ -45,10 +49,22 @@ export function createAuthorize(deps: AuthorizeDeps) {
     }
 
     if (scope && !key.scopes.includes(scope)) {
-      throw new ApiError(403, "forbidden", `this key lacks the scope ${scope}`);
+      throw new ApiError(403, "forbidden", `this key lacks the scope ${scope}`, {
+        headers: { "WWW-Authenticate": `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
+      });
     }
     return { projectId: key.projectId, keyId: key.id, scopes: key.scopes };
   };
+}
+
+const REALM = "platform-api";
+
+/** 401 with the RFC 6750 challenge; `invalid_token` when a bearer token was sent and refused. */
+function unauthorized(problem: string, tokenSent: boolean): ApiError {
+  const challenge = tokenSent
+    ? `Bearer realm="${REALM}", error="invalid_token", error_description="${problem.replace(/["\\]/g, "'")}"`
+    : `Bearer realm="${REALM}"`;
+  return new ApiError(401, "unauthorized", problem, { headers: { "WWW-Authenticate": challenge } });
 }
 
 function secondsUntilPeriodEnd(t: Date, daily: boolean): number {
