@@ -39,7 +39,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
     {
       ...mailboxHandlers(mailboxDeps),
       ...groupHandlers(mailboxDeps),
-      ...mailboxReadingHandlers(mailboxDeps),
+      ...mailboxReadingHandlers({ mailboxes: s.mailboxes, messages: s.mailboxMessages }),
       ...mailDomainHandlers({ mailDomains: s.mailDomains, zones: s.zones, resolver: s.resolver, mailHost: s.config.mailHost, limits }),
       ...dnsRecordHandlers({ zones: s.zones, limits }),
       ...webmailHandlers({ mailboxes: s.mailboxes, webmail: s.webmail, publicUrl: options.publicUrl }),

@@ -22,14 +22,6 @@ it.each([
   expect(res.body).toEqual({ error: expect.any(String), code: "not_implemented" });
 });
 
-it("mailbox reading: 404 for an unknown mailbox, 501 for an existing one", async () => {
-  const mbx = await t.api("POST", "/v1/mailboxes", { name: "reader", domain: t.domain, password: "correct horse" });
-  expect((await t.api("GET", `/v1/mailboxes/${mbx.body.id}/messages`)).status).toBe(501);
-  expect((await t.api("GET", `/v1/mailboxes/${mbx.body.id}/messages/m1`)).status).toBe(501);
-  await t.api("DELETE", `/v1/mailboxes/${mbx.body.id}`);
-  expect((await t.api("GET", `/v1/mailboxes/${mbx.body.id}/messages`)).status).toBe(404);
-});
-
 it("a valid send is 501, an invalid one 400 first", async () => {
   expect((await t.api("POST", "/v1/mail/send", { from: `a@${t.domain}`, to: "b@example.org", subject: "hi", text: "x" })).status).toBe(501);
   expect((await t.api("POST", "/v1/mail/send", { to: 5 })).status).toBe(400);

@@ -15,6 +15,8 @@ import { JobQueue } from "./jobs/job-queue.ts";
 import type { DeliveryRepository } from "./inbound/delivery-repository.ts";
 import { InboundRoutes } from "./inbound/routes.ts";
 import { SqliteDeliveryRepository } from "./inbound/sqlite-delivery-repository.ts";
+import type { MessageRepository } from "./mailbox-reading/message-repository.ts";
+import { SqliteMessageRepository } from "./mailbox-reading/sqlite-message-repository.ts";
 import type { JobHandler } from "./jobs/worker.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
 import type { DnsRecordRepository } from "./dns/zone-repository.ts";
@@ -58,6 +60,8 @@ export interface Services {
   inbound: InboundRoutes;
   /** Where the SMTP listener stores accepted mail. */
   delivery: DeliveryRepository;
+  /** Received mail as the reading operations and the webmail read it. */
+  mailboxMessages: MessageRepository;
 }
 
 /** `dnsPort` is where our own DNS server listens, the default resolver for readiness checks. */
@@ -86,5 +90,6 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     dlp: noInspection,
     inbound: new InboundRoutes(),
     delivery: new SqliteDeliveryRepository(db, (projectId) => mailboxes.usageChanged(projectId)),
+    mailboxMessages: new SqliteMessageRepository(db),
   };
 }

@@ -1,20 +1,102 @@
-// Mailbox reading lands with mail reception (a later issue). Until then an existing mailbox
-// answers 501 not_implemented, but an unknown or deleted one answers 404 like everywhere else,
-// so clients and the conformance suite see the same resource rules on every mailbox path.
+// The three reading operations of a hosted mailbox (seed §4 "Mailbox reading", decisions M1-M3).
+// A mailbox of another project, a group's id or an unknown id is 404 like everywhere else; a
+// message id is the message's number inside this mailbox, so another mailbox's id is 404 too.
 import type { MailboxReadingHandlers } from "../../generated/server/handlers.ts";
 import { ApiError } from "../../generated/server/errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { notFound } from "../http/errors.ts";
+import { stripBrackets } from "../inbound/parse-message.ts";
 import type { MailboxRepository } from "../mailboxes/mailbox-repository.ts";
+import type { MessageRepository, MessageSummaryRecord, Range } from "./message-repository.ts";
 
-export function mailboxReadingHandlers(deps: { mailboxes: MailboxRepository }): MailboxReadingHandlers<AuthContext> {
-  async function notYet(projectId: string, id: string, operation: string): Promise<never> {
-    if (!(await deps.mailboxes.get(projectId, id, "mailbox"))) throw notFound(`mailbox ${id}`);
-    throw new ApiError(501, "not_implemented", `${operation} is not implemented by this server yet`);
+export interface MailboxReadingDeps {
+  mailboxes: MailboxRepository;
+  messages: MessageRepository;
+}
+
+/** M2: the 404 of a lookup carries how far it searched. */
+class LookupNotFound extends ApiError {
+  private readonly lookup: { scanned: number; reachedBack: string | null };
+
+  constructor(code: "not_found" | "not_found_in_range", message: string, lookup: { scanned: number; reachedBack: string | null }) {
+    super(404, code, message);
+    this.lookup = lookup;
   }
+
+  override toBody() {
+    return { ...super.toBody(), lookup: this.lookup };
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const summary = (m: MessageSummaryRecord) => ({
+  id: String(m.uid),
+  subject: m.subject,
+  receivedAt: iso(m.receivedMs),
+  hasAttachment: m.hasAttachment,
+  rfcMessageId: m.rfcMessageId,
+  from: m.from,
+  preview: m.preview,
+});
+
+/**
+ * `since` is strictly later, and a message received in the same second as `since` is not
+ * returned (seed): the range starts at the next whole second. `before` is strictly earlier.
+ */
+function range(since: string | undefined, before: string | undefined): Range {
+  const r: Range = {};
+  if (since !== undefined) r.fromMs = Math.floor(Date.parse(since) / 1000) * 1000 + 1000;
+  if (before !== undefined) r.beforeMs = Date.parse(before);
+  return r;
+}
+
+export function mailboxReadingHandlers(deps: MailboxReadingDeps): MailboxReadingHandlers<AuthContext> {
+  async function mailboxOf(projectId: string, id: string) {
+    const mailbox = await deps.mailboxes.get(projectId, id, "mailbox");
+    if (!mailbox) throw notFound(`mailbox ${id}`);
+    return mailbox;
+  }
+
   return {
-    listMailboxMessages: ({ params, auth }) => notYet(auth.projectId, params.id, "listMailboxMessages"),
-    getMailboxMessage: ({ params, auth }) => notYet(auth.projectId, params.id, "getMailboxMessage"),
-    findMailboxMessage: ({ params, auth }) => notYet(auth.projectId, params.id, "findMailboxMessage"),
+    async listMailboxMessages({ params, query, auth }) {
+      const mailbox = await mailboxOf(auth.projectId, params.id);
+      const limit = query.limit ?? 50;
+      const offset = query.offset ?? 0;
+      const { messages, total } = await deps.messages.list(mailbox.id, {
+        limit,
+        offset,
+        ...range(query.since, query.before),
+        hasAttachment: query.hasAttachment,
+        with: query.with?.trim().toLowerCase(),
+        from: query.from?.trim().toLowerCase(),
+        to: query.to?.trim().toLowerCase(),
+      });
+      return { messages: messages.map(summary), total, offset, limit, hasMore: offset + messages.length < total };
+    },
+
+    async getMailboxMessage({ params, auth }) {
+      const mailbox = await mailboxOf(auth.projectId, params.id);
+      const uid = /^[1-9]\d{0,14}$/.test(params.msgId) ? Number(params.msgId) : undefined;
+      const m = uid === undefined ? undefined : await deps.messages.get(mailbox.id, uid);
+      if (!m) throw notFound(`message ${params.msgId} in mailbox ${params.id}`);
+      const { messageId, inReplyTo, references, to, text, headers } = m.detail;
+      return { ...summary(m), messageId, inReplyTo, references, to, text, headers };
+    },
+
+    async findMailboxMessage({ params, query, auth }) {
+      const mailbox = await mailboxOf(auth.projectId, params.id);
+      const wanted = stripBrackets(query.value);
+      const narrowed = query.since !== undefined || query.before !== undefined;
+      const result = await deps.messages.findByMessageId(mailbox.id, wanted, range(query.since, query.before));
+      if (result.found) {
+        return { message: { id: String(result.found.uid), subject: result.found.subject, rfcMessageId: result.found.rfcMessageId }, lookup: { source: result.source, scanned: result.scanned } };
+      }
+      const reachedBack = result.reachedBackMs === undefined ? null : iso(result.reachedBackMs);
+      const searched = `scanned ${result.scanned} message${result.scanned === 1 ? "" : "s"}${reachedBack ? ` back to ${reachedBack}` : ""}`;
+      throw narrowed
+        ? new LookupNotFound("not_found_in_range", `no message with Message-ID <${wanted}> in the given range (${searched}); it may exist outside the range`, { scanned: result.scanned, reachedBack })
+        : new LookupNotFound("not_found", `no message with Message-ID <${wanted}> in this mailbox (${searched})`, { scanned: result.scanned, reachedBack });
+    },
   };
 }

@@ -1,0 +1,53 @@
+// The storage boundary of reading received mail: the list with the seed's filters, one message,
+// and the lookup by Message-ID. Every method is scoped to one mailbox, whose project the handler
+// has already checked.
+import type { MessageDetail } from "../inbound/delivery-repository.ts";
+import type { Address } from "../inbound/parse-message.ts";
+
+export interface ListFilter {
+  limit: number;
+  offset: number;
+  /** Only messages received at or after this instant (the handler applies the same-second rule). */
+  fromMs?: number;
+  /** Only messages received before this instant. */
+  beforeMs?: number;
+  hasAttachment?: boolean;
+  /** Lowercased: an exact sender or recipient address. */
+  with?: string;
+  /** Lowercased substrings of a sender or a recipient address. */
+  from?: string;
+  to?: string;
+}
+
+export interface MessageSummaryRecord {
+  uid: number;
+  subject: string;
+  receivedMs: number;
+  hasAttachment: boolean;
+  rfcMessageId: string;
+  from: Address[];
+  preview: string;
+}
+
+export interface MessageRecord extends MessageSummaryRecord {
+  detail: MessageDetail;
+}
+
+export interface Range {
+  fromMs?: number;
+  beforeMs?: number;
+}
+
+export interface LookupResult {
+  found?: { uid: number; subject: string; rfcMessageId: string };
+  source: "index" | "scan";
+  scanned: number;
+  /** The oldest receive time examined; undefined when nothing was. */
+  reachedBackMs?: number;
+}
+
+export interface MessageRepository {
+  list(mailboxId: string, filter: ListFilter): Promise<{ messages: MessageSummaryRecord[]; total: number }>;
+  get(mailboxId: string, uid: number): Promise<MessageRecord | undefined>;
+  findByMessageId(mailboxId: string, rfcMessageId: string, range: Range): Promise<LookupResult>;
+}
