@@ -28,7 +28,7 @@ import { SqliteMailDomainRepository } from "./maildomains/sqlite-maildomain-repo
 import type { ProjectRepository } from "./projects/project-repository.ts";
 import { SqliteProjectRepository } from "./projects/sqlite-project-repository.ts";
 import { SecretBox } from "./secrets/secret-box.ts";
-import { emptyMessageStore, type MessageStore } from "./webmail/message-store.ts";
+import { mailboxMessageStore, type MessageStore } from "./webmail/message-store.ts";
 import { SqliteWebmailRepository } from "./webmail/sqlite-webmail-repository.ts";
 import type { WebmailRepository } from "./webmail/webmail-repository.ts";
 import { SqliteWebhookRepository } from "./webhooks/sqlite-webhook-repository.ts";
@@ -68,6 +68,7 @@ export interface Services {
 export function createServices(config: ServerConfig, db: DatabaseSync, serverKey: Buffer, dnsPort: number, clock: Clock = systemClock): Services {
   const resolverAt = config.resolver.host ? config.resolver : { host: config.dns.host, port: dnsPort };
   const jobs = new JobQueue(db, clock);
+  const mailboxMessages = new SqliteMessageRepository(db);
   const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
   return {
     config,
@@ -78,7 +79,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     mailDomains: new SqliteMailDomainRepository(db),
     mailboxes,
     webmail: new SqliteWebmailRepository(db),
-    messages: emptyMessageStore,
+    messages: mailboxMessageStore(mailboxMessages),
     webhooks: new SqliteWebhookRepository(db),
     secrets: new SecretBox(serverKey),
     // Short timeouts: a readiness check must not hold an API call for the resolver's defaults.
@@ -90,6 +91,6 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     dlp: noInspection,
     inbound: new InboundRoutes(),
     delivery: new SqliteDeliveryRepository(db, (projectId) => mailboxes.usageChanged(projectId)),
-    mailboxMessages: new SqliteMessageRepository(db),
+    mailboxMessages,
   };
 }

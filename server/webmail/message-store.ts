@@ -1,5 +1,7 @@
-// What the webmail pages read mail from. Mail reception lands in a later issue; until then every
-// mailbox is empty, and this interface is where the stored-mail repository plugs in.
+// What the webmail pages read mail from: the mailbox's received mail (server/mailbox-reading),
+// shaped for display. HTML bodies are passed as received; pages sanitize them (safe-html.ts).
+import type { Address } from "../inbound/parse-message.ts";
+import type { MessageRepository } from "../mailbox-reading/message-repository.ts";
 
 export interface MessageSummary {
   id: string;
@@ -12,6 +14,8 @@ export interface MessageSummary {
 export interface MessageView extends MessageSummary {
   to: string[];
   text: string;
+  /** The HTML body as received, unsafe; null for a text-only message. */
+  html: string | null;
 }
 
 export interface MessageStore {
@@ -19,7 +23,34 @@ export interface MessageStore {
   get(mailboxId: string, id: string): Promise<MessageView | undefined>;
 }
 
-export const emptyMessageStore: MessageStore = {
-  list: async () => [],
-  get: async () => undefined,
-};
+const show = (a: Address) => (a.name ? `${a.name} <${a.email}>` : a.email);
+
+export function mailboxMessageStore(messages: MessageRepository): MessageStore {
+  return {
+    async list(mailboxId, limit) {
+      const page = await messages.list(mailboxId, { limit, offset: 0 });
+      return page.messages.map((m) => ({
+        id: String(m.uid),
+        subject: m.subject,
+        from: m.from.map(show).join(", "),
+        receivedAt: new Date(m.receivedMs).toISOString(),
+        preview: m.preview,
+      }));
+    },
+    async get(mailboxId, id) {
+      if (!/^[1-9]\d{0,14}$/.test(id)) return undefined;
+      const m = await messages.get(mailboxId, Number(id));
+      if (!m) return undefined;
+      return {
+        id,
+        subject: m.subject,
+        from: m.from.map(show).join(", "),
+        receivedAt: new Date(m.receivedMs).toISOString(),
+        preview: m.preview,
+        to: m.detail.to.map(show),
+        text: m.detail.text,
+        html: m.detail.html,
+      };
+    },
+  };
+}

@@ -4,7 +4,8 @@
 // cookie. Being HttpOnly, no script can read it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { escapeHtml, page } from "./html.ts";
-import type { MessageStore } from "./message-store.ts";
+import type { MessageStore, MessageView } from "./message-store.ts";
+import { safeHtml } from "./safe-html.ts";
 import { SESSION_COOKIE, SESSION_TTL_MS, hashToken, newToken } from "./tokens.ts";
 import type { WebmailRepository } from "./webmail-repository.ts";
 
@@ -23,13 +24,28 @@ function readCookie(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-function html(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+// No script source at all; images only on a message whose reader asked for them.
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors *";
+const CSP_WITH_IMAGES = `${CSP}; img-src http: https:`;
+
+function html(reply: FastifyReply, status: number, title: string, body: string, csp = CSP): FastifyReply {
   return reply
     .code(status)
     .header("content-type", "text/html; charset=utf-8")
     .header("cache-control", "no-store")
-    .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors *")
+    .header("content-security-policy", csp)
+    // Links in mail open elsewhere without telling the sender which message they came from.
+    .header("referrer-policy", "no-referrer")
     .send(page(title, body));
+}
+
+function messageBody(m: MessageView, id: string, showImages: boolean): string {
+  if (m.html === null) return `<pre id="body">${escapeHtml(m.text)}</pre>`;
+  const safe = safeHtml(m.html, showImages);
+  const notice = safe.blockedImages
+    ? `<p id="images-blocked">Remote images are not shown. <a id="show-images" href="/webmail/messages/${encodeURIComponent(id)}?images=1">Show images</a></p>`
+    : "";
+  return `${notice}<div id="body" class="html">${safe.html}</div>`;
 }
 
 export async function registerWebmailPages(root: FastifyInstance, deps: WebmailPagesDeps): Promise<void> {
@@ -65,7 +81,7 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
     const list = await deps.messages.list(s.mailboxId, 50);
     const rows = list.length
       ? `<table><thead><tr><th>From</th><th>Subject</th><th>Received</th></tr></thead><tbody>${list
-          .map((m) => `<tr><td>${escapeHtml(m.from)}</td><td><a href="/webmail/messages/${encodeURIComponent(m.id)}">${escapeHtml(m.subject)}</a></td><td>${escapeHtml(m.receivedAt)}</td></tr>`)
+          .map((m) => `<tr class="message"><td>${escapeHtml(m.from)}</td><td><a href="/webmail/messages/${encodeURIComponent(m.id)}">${escapeHtml(m.subject)}</a></td><td>${escapeHtml(m.receivedAt)}</td></tr>`)
           .join("")}</tbody></table>`
       : `<p id="empty">No messages yet.</p>`;
     return html(reply, 200, `Inbox - ${s.email}`, `${header(s.email)}<main><h1>Inbox</h1>${rows}</main>`);
@@ -74,9 +90,13 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
   app.get("/webmail/messages/:id", async (request, reply) => {
     const s = await session(request);
     if (!s) return html(reply, 401, "Webmail", `<main><h1>Not signed in</h1></main>`);
-    const m = await deps.messages.get(s.mailboxId, (request.params as { id: string }).id);
+    const id = (request.params as { id: string }).id;
+    const m = await deps.messages.get(s.mailboxId, id);
     if (!m) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such message</h1><p><a href="/webmail">Back to the inbox</a></p></main>`);
-    return html(reply, 200, m.subject, `${header(s.email)}<main><h1>${escapeHtml(m.subject)}</h1><p>From ${escapeHtml(m.from)} to ${escapeHtml(m.to.join(", "))}</p><pre>${escapeHtml(m.text)}</pre></main>`);
+    const showImages = (request.query as { images?: string }).images === "1";
+    const meta = `<p id="meta">From <span id="from">${escapeHtml(m.from)}</span> to <span id="to">${escapeHtml(m.to.join(", "))}</span>, ${escapeHtml(m.receivedAt)}</p>`;
+    return html(reply, 200, m.subject, `${header(s.email)}<main><p><a href="/webmail">Inbox</a></p><h1 id="subject">${escapeHtml(m.subject)}</h1>${meta}${messageBody(m, id, showImages)}</main>`,
+      showImages ? CSP_WITH_IMAGES : CSP);
   });
 
   app.post("/webmail/logout", async (request, reply) => {

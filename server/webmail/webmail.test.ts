@@ -1,9 +1,12 @@
 // Webmail login links through HTTP (single use, 60 s, atomic redemption) and the pages in
 // headless Chromium: the cookie is HttpOnly and SameSite, logout ends the session.
 import { existsSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
+import { sendTo } from "../test/smtp.ts";
 import { hashToken } from "./tokens.ts";
 
 const chromiumPath = "/usr/bin/chromium";
@@ -109,5 +112,63 @@ describe.skipIf(!existsSync(chromiumPath))("webmail in Chromium", () => {
     expect(await page.textContent("h1")).toContain("no longer valid");
     expect(await context.cookies()).toEqual([]);
     await context.close();
+  });
+
+  it("shows the real inbox and messages; HTML is sanitized, no script runs, remote images wait for a click", async () => {
+    // A loopback "remote" server counting image fetches, and anything a script might call.
+    let fetches = 0;
+    const remote = http.createServer((_req, res) => {
+      fetches++;
+      res.writeHead(200, { "content-type": "image/gif" }).end(Buffer.from("R0lGODlhAQABAAAAACw=", "base64"));
+    });
+    await new Promise<void>((r) => remote.listen(0, "127.0.0.1", r));
+    const origin = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+    try {
+      await sendTo(p.smtp!.port, { from: "Plain Sender <plain@outside.test>", to: `alice@${t.domain}`, subject: "Plain one", text: "Just text <b>not bold</b>" });
+      await sendTo(p.smtp!.port, {
+        from: "attacker@outside.test",
+        to: `alice@${t.domain}`,
+        subject: "Rich <one>",
+        html: `<h2 id="greeting">Hello</h2><p>Visit <a href="https://example.org/x">us</a> or <a id="js" href="javascript:window.__pwned=1">this</a></p>
+          <script>window.__pwned = 1; fetch("${origin}/script")</script>
+          <img src="${origin}/pixel.gif" alt="logo" onerror="window.__pwned = 2">
+          <div style="background:url(${origin}/css)" onclick="window.__pwned = 3">styled</div>
+          <iframe src="${origin}/frame"></iframe><form action="${origin}/form"><input name="q"></form>`,
+      });
+      const context = await browser!.newContext();
+      const page = await context.newPage();
+      const dialogs: string[] = [];
+      page.on("dialog", (d) => void dialogs.push(d.message()));
+      await page.goto((await link()).url);
+      expect(await page.locator("tr.message td:nth-child(2)").allTextContents()).toEqual(["Rich <one>", "Plain one"]);
+      expect(await page.textContent("tr.message td")).toBe("attacker@outside.test");
+
+      await page.click("text=Plain one");
+      expect(await page.textContent("#from")).toBe("Plain Sender <plain@outside.test>");
+      expect(await page.textContent("#body")).toBe("Just text <b>not bold</b>\n");
+
+      await page.goto(`${p.url}/webmail`);
+      await page.click("text=Rich <one>");
+      expect(await page.textContent("#subject")).toBe("Rich <one>");
+      // Ids of the mail are dropped with the other attributes: they could shadow the page's own.
+      expect(await page.textContent("#body h2")).toBe("Hello");
+      expect(await page.getAttribute("#body a[href='https://example.org/x']", "rel")).toContain("noopener");
+      expect(await page.locator("#body a", { hasText: "this" }).getAttribute("href")).toBeNull();
+      expect(await page.locator("#body script, #body iframe, #body form, #body [style], #body [onclick], #body img").count()).toBe(0);
+      expect(await page.textContent("#images-blocked")).toContain("Remote images are not shown");
+      await page.click("#body div");
+      expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(fetches).toBe(0);
+
+      await page.click("#show-images");
+      await page.waitForLoadState("load");
+      expect(await page.locator("#body img").getAttribute("src")).toBe(`${origin}/pixel.gif`);
+      expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(fetches).toBe(1);
+      expect(dialogs).toEqual([]);
+      await context.close();
+    } finally {
+      await new Promise((r) => remote.close(r));
+    }
   });
 });
