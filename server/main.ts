@@ -29,6 +29,7 @@ Try:
 }
 console.log(`HTTP ${base}  (docs ${base}/docs, contract ${base}/openapi.json, webmail ${base}/webmail)`);
 if (platform.dns) console.log(`DNS  ${config.dns.host}:${platform.dns.udpPort} (UDP and TCP)`);
+if (platform.smtp) console.log(`SMTP ${platform.smtp.host}:${platform.smtp.port} (inbound mail for the mail domains)`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
