@@ -7,6 +7,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import nodemailer from "nodemailer";
+import { READING_FIXTURE_ENV, type ReadingFixture } from "./reference-hooks.ts";
 import { freePort, waitForHttp } from "./free-port.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -63,14 +65,33 @@ export async function startReference(): Promise<Reference> {
       const res = await fetch(`${baseUrl}${p}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
       const text = await res.text();
       if (!res.ok) throw new ReferenceUnavailable(`fixture ${method} ${p} answered ${res.status}: ${text}`);
+      return JSON.parse(text) as { id: string };
     };
     await call("POST", "/v1/maildomains", { name: zone });
-    await call("POST", "/v1/mailboxes", { name: mailbox, domain: zone, password: "conformance-password" });
-    return { id, key, zone, address: `${mailbox}@${zone}` };
+    const created = await call("POST", "/v1/mailboxes", { name: mailbox, domain: zone, password: "conformance-password" });
+    return { id, key, zone, address: `${mailbox}@${zone}`, mailboxId: created.id };
+  }
+
+  /** Mail in the first project's mailbox, delivered as any MTA would, for the reading operations. */
+  async function deliverReadingFixture(address: string, mailboxId: string): Promise<ReadingFixture> {
+    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, tls: { rejectUnauthorized: false } });
+    const rfcMessageIds = ["first", "second", "third"].map((n) => `conformance-${n}@sender.test`);
+    try {
+      for (const [i, rfcId] of rfcMessageIds.entries()) {
+        await transport.sendMail({
+          from: "Sender <sender@sender.test>", to: address, subject: `Fixture ${i + 1}`, text: `Message ${i + 1}`, messageId: `<${rfcId}>`,
+          attachments: i === 0 ? [{ filename: "a.txt", content: "attachment" }] : [],
+        });
+      }
+    } finally {
+      transport.close();
+    }
+    return { mailboxId, messageIds: ["1", "2", "3"], rfcMessageIds };
   }
 
   const a = await project("conformance-a", "conf-a.test", "alice");
   const b = await project("conformance-b", "conf-b.test", "bob");
+  process.env[READING_FIXTURE_ENV] = JSON.stringify(await deliverReadingFixture(a.address, a.mailboxId));
   const lowLimit = lastWord(await console_(`keys create --project ${a.id} --scopes all --rate-limit 5`));
   const configFile = path.join(dataDir, "conformance.config.json");
   writeFileSync(configFile, JSON.stringify({
@@ -83,6 +104,7 @@ export async function startReference(): Promise<Reference> {
     },
     values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone] },
     webhooks: { subscribe: "createWebhook", trigger: { operationId: "sendMail", event: "mail.delivered" }, deliveries: "listWebhookDeliveries" },
+    hooks: path.join(root, "conformance/scripts/reference-hooks.ts"),
   }, null, 2));
   // DATA_DIR must reach the console the suite runs for scoped keys.
   process.env.DATA_DIR = dataDir;
