@@ -11,6 +11,7 @@ import { groupHandlers } from "./groups/handlers.ts";
 import { mailboxReadingHandlers } from "./mailbox-reading/handlers.ts";
 import { mailboxHandlers } from "./mailboxes/handlers.ts";
 import { mailDomainHandlers } from "./maildomains/handlers.ts";
+import { mailSendingHandlers } from "./mail-sending/handlers.ts";
 import type { Services } from "./services.ts";
 import { registerWebmailPages } from "./webmail/pages.ts";
 import { webmailHandlers } from "./webmail/handlers.ts";
@@ -43,6 +44,9 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...mailDomainHandlers({ mailDomains: s.mailDomains, zones: s.zones, resolver: s.resolver, mailHost: s.config.mailHost, limits }),
       ...dnsRecordHandlers({ zones: s.zones, limits }),
       ...webmailHandlers({ mailboxes: s.mailboxes, webmail: s.webmail, publicUrl: options.publicUrl }),
+      ...mailSendingHandlers({
+        db: s.db, messages: s.sentMessages, mailDomains: s.mailDomains, templates: s.templates, hooks: s.mailHooks, dlp: s.dlp, clock: s.clock, relayName: s.relayName,
+      }),
       ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
     },
     { authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }) },

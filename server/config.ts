@@ -25,6 +25,8 @@ export interface ServerConfig {
   limits: Limits;
   /** The inbound SMTP listener (server/inbound), the MX of hosted mail domains. */
   smtp: SmtpConfig;
+  /** Outgoing mail: the built-in relay, or a smarthost (server/mail-sending/README.md). */
+  relay: RelayConfig;
 }
 
 export interface SmtpConfig {
@@ -38,6 +40,17 @@ export interface SmtpConfig {
   maxConnections: number;
   /** A connection silent for this long is closed (a stalled DATA stores nothing). */
   idleTimeoutMs: number;
+}
+
+export interface RelayConfig {
+  /** `relay` of the messages it takes; default the mail host. */
+  name: string;
+  /** Port of recipient MX hosts (25; tests point it at a loopback sink). */
+  port: number;
+  /** Development and tests only: deliver to loopback and private MX addresses. */
+  allowPrivate: boolean;
+  /** Hand every message to this host instead of the recipients' MX. */
+  smarthost?: { host: string; port: number; secure: boolean; requireTls: boolean; user?: string; pass?: string };
 }
 
 export interface Limits {
@@ -63,6 +76,7 @@ export const defaults: ServerConfig = {
   logLevel: "info",
   limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100 },
   smtp: { enabled: true, host: "127.0.0.1", port: 2525, maxMessageBytes: 25 * 1024 * 1024, maxRecipients: 100, maxConnections: 200, idleTimeoutMs: 60_000 },
+  relay: { name: "", port: 25, allowPrivate: false },
 };
 
 type Env = Record<string, string | undefined>;
@@ -77,6 +91,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     resolver: { ...defaults.resolver, ...fromFile.resolver },
     limits: { ...defaults.limits, ...fromFile.limits },
     smtp: { ...defaults.smtp, ...fromFile.smtp },
+    relay: { ...defaults.relay, ...fromFile.relay },
   };
   if (env.HOST) c.host = env.HOST;
   if (env.PORT) c.port = intOf("PORT", env.PORT);
@@ -96,6 +111,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   if (env.SMTP_HOST) c.smtp.host = env.SMTP_HOST;
   if (env.SMTP_PORT) c.smtp.port = intOf("SMTP_PORT", env.SMTP_PORT);
   if (env.SMTP_ENABLED) c.smtp.enabled = flagOf("SMTP_ENABLED", env.SMTP_ENABLED);
+  if (env.RELAY_NAME) c.relay.name = env.RELAY_NAME;
+  if (env.RELAY_PORT) c.relay.port = intOf("RELAY_PORT", env.RELAY_PORT);
+  if (env.RELAY_ALLOW_PRIVATE) c.relay.allowPrivate = flagOf("RELAY_ALLOW_PRIVATE", env.RELAY_ALLOW_PRIVATE);
+  if (env.SMARTHOST) c.relay.smarthost = smarthostOf(env.SMARTHOST);
   c.dataDir = path.resolve(cwd, c.dataDir);
   return c;
 }
@@ -113,4 +132,24 @@ function intOf(name: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got ${value}`);
   return n;
+}
+
+// SMARTHOST=smtp://user:pass@host:587 (STARTTLS required) or smtps://user:pass@host:465.
+function smarthostOf(value: string): NonNullable<RelayConfig["smarthost"]> {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new Error(`SMARTHOST must be smtp://[user:pass@]host[:port] or smtps://..., got a malformed URL`);
+  }
+  if (u.protocol !== "smtp:" && u.protocol !== "smtps:") throw new Error("SMARTHOST must start with smtp:// or smtps://");
+  const secure = u.protocol === "smtps:";
+  return {
+    host: u.hostname,
+    port: u.port ? intOf("SMARTHOST port", u.port) : secure ? 465 : 587,
+    secure,
+    requireTls: !secure,
+    user: u.username ? decodeURIComponent(u.username) : undefined,
+    pass: u.password ? decodeURIComponent(u.password) : undefined,
+  };
 }

@@ -28,6 +28,13 @@ import { SqliteMailDomainRepository } from "./maildomains/sqlite-maildomain-repo
 import type { ProjectRepository } from "./projects/project-repository.ts";
 import { SqliteProjectRepository } from "./projects/sqlite-project-repository.ts";
 import { SecretBox } from "./secrets/secret-box.ts";
+import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository } from "./mail-sending/message-repository.ts";
+import { noOutgoingHooks, type OutgoingMailHooks } from "./mail-sending/outgoing-hooks.ts";
+import { mailJobHandlers } from "./mail-sending/relay.ts";
+import { SqliteMessageOutcomes } from "./mail-sending/sqlite-message-outcomes.ts";
+import { SqliteSentMessageRepository } from "./mail-sending/sqlite-sent-message-repository.ts";
+import { SqliteTemplateRepository } from "./mail-sending/sqlite-template-repository.ts";
+import type { TemplateRepository } from "./mail-sending/template-repository.ts";
 import { mailboxMessageStore, type MessageStore } from "./webmail/message-store.ts";
 import { SqliteWebmailRepository } from "./webmail/sqlite-webmail-repository.ts";
 import type { WebmailRepository } from "./webmail/webmail-repository.ts";
@@ -36,6 +43,8 @@ import type { WebhookRepository } from "./webhooks/webhook-repository.ts";
 
 export interface Services {
   config: ServerConfig;
+  /** For seams whose writes join another area's transaction (DLP `record`). */
+  db: DatabaseSync;
   projects: ProjectRepository;
   keys: KeyRepository;
   limiter: FixedWindowRateLimiter;
@@ -62,6 +71,14 @@ export interface Services {
   delivery: DeliveryRepository;
   /** Received mail as the reading operations and the webmail read it. */
   mailboxMessages: MessageRepository;
+  /** Outgoing mail (server/mail-sending/README.md): the send side, and what happens after. */
+  sentMessages: SentMessageRepository;
+  mailFeedback: DeliveryOutcomes & MessageFeedback;
+  templates: TemplateRepository;
+  /** Tracking and unsubscribe change messages here before they are stored. */
+  mailHooks: OutgoingMailHooks;
+  /** `relay` of the messages the built-in relay (or the smarthost) takes. */
+  relayName: string;
 }
 
 /** `dnsPort` is where our own DNS server listens, the default resolver for readiness checks. */
@@ -70,8 +87,10 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
   const jobs = new JobQueue(db, clock);
   const mailboxMessages = new SqliteMessageRepository(db);
   const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
-  return {
+  const events = new EventOutbox(db, jobs, clock);
+  const services: Services = {
     config,
+    db,
     projects: new SqliteProjectRepository(db),
     keys: new CachedKeyRepository(new SqliteKeyRepository(db), otherWriterWatcher(db)),
     limiter: new FixedWindowRateLimiter(),
@@ -87,10 +106,24 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     clock,
     jobs,
     jobHandlers: {},
-    events: new EventOutbox(db, jobs, clock),
+    events,
     dlp: noInspection,
     inbound: new InboundRoutes(),
     delivery: new SqliteDeliveryRepository(db, (projectId) => mailboxes.usageChanged(projectId)),
     mailboxMessages,
+    sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
+    mailFeedback: new SqliteMessageOutcomes(db, events, clock),
+    templates: new SqliteTemplateRepository(db),
+    mailHooks: noOutgoingHooks,
+    relayName: config.relay.smarthost?.host || config.relay.name || config.mailHost,
   };
+  Object.assign(services.jobHandlers, mailJobHandlers({
+    messages: services.sentMessages,
+    outcomes: services.mailFeedback,
+    mailDomains: services.mailDomains,
+    relayName: services.relayName,
+    clock,
+    smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowPrivate: config.relay.allowPrivate, smarthost: config.relay.smarthost },
+  }));
+  return services;
 }

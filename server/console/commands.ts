@@ -5,6 +5,8 @@ import { issueKey } from "../auth/issue-key.ts";
 import type { KeyRepository } from "../auth/key-repository.ts";
 import type { DnsRecordRepository } from "../dns/zone-repository.ts";
 import { canonicalName, hostNameProblem } from "../dns/names.ts";
+import { runTemplateCommand, templateUsage } from "../mail-sending/template-commands.ts";
+import type { TemplateRepository } from "../mail-sending/template-repository.ts";
 import type { DlpMode, ProjectRepository } from "../projects/project-repository.ts";
 
 export interface ConsoleDeps {
@@ -12,6 +14,7 @@ export interface ConsoleDeps {
   keys: KeyRepository;
   zones: DnsRecordRepository;
   scopes: string[];
+  templates?: TemplateRepository;
 }
 
 /** Bad input: printed without a stack trace, exit code 2. */
@@ -30,6 +33,7 @@ export const usage = `platform-admin <command>
   zones list [--project <id>]
   dlp set --project <id> --mode <off|warn|block> [--ocr <on|off>]
   dlp show --project <id>
+${templateUsage}
 
 Works on the server's database (DATA_DIR, PLATFORM_CONFIG, as the server).`;
 
@@ -44,6 +48,12 @@ const options = {
   mode: { type: "string" },
   ocr: { type: "string" },
   help: { type: "boolean", short: "h" },
+  subject: { type: "string" },
+  text: { type: "string" },
+  html: { type: "string" },
+  "text-file": { type: "string" },
+  "html-file": { type: "string" },
+  version: { type: "string" },
 } as const;
 
 export async function runCommand(deps: ConsoleDeps, argv: string[]): Promise<string> {
@@ -125,6 +135,9 @@ ${key}`;
       return `DLP for ${project.id}: ${project.dlpMode}, OCR ${project.dlpOcr ? "on" : "off"}`;
     }
     default:
+      if (area === "templates" && deps.templates && action) {
+        return runTemplateCommand(deps.templates, action, rest, v, (m) => new UsageError(m), async (id) => Boolean(await deps.projects.get(id)));
+      }
       throw new UsageError(command ? `unknown command: ${command}\n\n${usage}` : usage);
   }
 }

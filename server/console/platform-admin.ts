@@ -5,13 +5,14 @@ import { scopeCatalogue } from "../auth/scopes.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
+import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
 import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
 import { runCommand, UsageError } from "./commands.ts";
 
 const db = openDatabase(loadConfig().dataDir);
 try {
   const out = await runCommand(
-    { projects: new SqliteProjectRepository(db), keys: new SqliteKeyRepository(db), zones: new SqliteDnsRecordRepository(db), scopes: scopeCatalogue() },
+    { projects: new SqliteProjectRepository(db), keys: new SqliteKeyRepository(db), zones: new SqliteDnsRecordRepository(db), scopes: scopeCatalogue(), templates: new SqliteTemplateRepository(db) },
     process.argv.slice(2),
   );
   console.log(out);

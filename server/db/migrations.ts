@@ -8,6 +8,7 @@ import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
 import { eventMigrations } from "../events/migrations.ts";
 import { jobMigrations } from "../jobs/migrations.ts";
 import { mailboxMessageMigrations } from "../mailbox-reading/migrations.ts";
+import { mailSendingMigrations } from "../mail-sending/migrations.ts";
 
 export interface Migration {
   version: number;
@@ -122,6 +123,7 @@ export const migrations: Migration[] = [
   { version: 5, name: "job queue", sql: jobMigrations },
   { version: 10, name: "event outbox", sql: eventMigrations },
   { version: 40, name: "received mail", sql: mailboxMessageMigrations },
+  { version: 20, name: "outgoing mail", sql: mailSendingMigrations },
 ];
 
 export function runMigrations(db: DatabaseSync, list: Migration[] = migrations): number[] {

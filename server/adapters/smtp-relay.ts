@@ -1,0 +1,153 @@
+// The SMTP client of the built-in relay: finds the recipient domain's MX through our resolver
+// adapter (server/dns/resolver.ts), refuses non-public addresses unless told otherwise, connects
+// to exactly the address it checked, upgrades with STARTTLS when offered (opportunistic: MTAs do
+// not verify each other's certificates), and reports the reply as one of four outcomes. With a
+// smarthost configured it talks to that host instead (its port, TLS and AUTH).
+//
+// MX resolution is done here rather than with mx-connect: its licence (EUPL) is a copyleft we
+// would have to carry, and what it adds on top of `resolveMx` + `resolve4` (DANE, MTA-STS) is
+// not part of this issue; the resolver adapter already points at our own DNS server.
+import ipaddr from "ipaddr.js";
+import SMTPConnection from "nodemailer/lib/smtp-connection";
+import type { DnsResolver } from "../dns/resolver.ts";
+
+export interface SmarthostConfig {
+  host: string;
+  port: number;
+  /** Implicit TLS (465); otherwise STARTTLS, required when `requireTls`. */
+  secure: boolean;
+  requireTls: boolean;
+  user?: string;
+  pass?: string;
+}
+
+export interface SmtpRelayOptions {
+  resolver: DnsResolver;
+  /** Port of recipient MX hosts: 25, or a loopback sink's port in tests. */
+  port: number;
+  /** Our name in EHLO. */
+  heloName: string;
+  /** Development and tests: allow loopback and private MX addresses. */
+  allowPrivate: boolean;
+  smarthost?: SmarthostConfig;
+  timeoutMs?: number;
+}
+
+export interface RcptRejection {
+  rcpt: string;
+  code: number;
+  reply: string;
+}
+
+export type RelayResult =
+  /** The server took the message for at least one recipient (2xx after DATA). */
+  | { kind: "accepted"; host: string; reply: string; queueId?: string; rejected: RcptRejection[] }
+  /** Permanent refusal (5xx) of the whole transaction or of every recipient. */
+  | { kind: "rejected"; code: number; reply: string }
+  /** Try later: 4xx, no connection, DNS timeout. */
+  | { kind: "deferred"; code?: number; reply: string }
+  /** The domain cannot receive mail at all (no such domain, null MX, no usable address). */
+  | { kind: "unroutable"; reply: string };
+
+export async function relayMessage(o: SmtpRelayOptions, envelope: { from: string; to: string[] }, raw: Buffer): Promise<RelayResult> {
+  if (o.smarthost) return deliverTo(o, o.smarthost.host, o.smarthost.host, envelope, raw, o.smarthost);
+  const domain = envelope.to[0].slice(envelope.to[0].lastIndexOf("@") + 1);
+  const route = await mxRoute(o, domain);
+  if ("kind" in route) return route;
+  let last: RelayResult = { kind: "deferred", reply: `no MX host of ${domain} answered` };
+  for (const { host, address } of route.targets) {
+    last = await deliverTo(o, host, address, envelope, raw);
+    // Only a connection that never got a reply moves on to the next MX; a reply is the answer.
+    if (last.kind !== "deferred" || last.code !== undefined) return last;
+  }
+  return last;
+}
+
+interface Target {
+  host: string;
+  address: string;
+}
+
+async function mxRoute(o: SmtpRelayOptions, domain: string): Promise<{ targets: Target[] } | RelayResult> {
+  let hosts: string[];
+  try {
+    const mx = await o.resolver.resolveMx(domain);
+    if (mx.length === 1 && (mx[0].exchange === "" || mx[0].exchange === ".")) return { kind: "unroutable", reply: `${domain} accepts no mail (null MX, RFC 7505)` };
+    hosts = mx.sort((a, b) => a.priority - b.priority).map((m) => m.exchange);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOTFOUND") return { kind: "unroutable", reply: `${domain}: no such domain` };
+    // RFC 5321 §5.1: without MX records the domain itself is the mail exchanger.
+    if (code === "ENODATA") hosts = [domain];
+    else return { kind: "deferred", reply: `MX lookup of ${domain} failed: ${code ?? (error as Error).message}` };
+  }
+  const targets: Target[] = [];
+  let refused = "";
+  for (const host of hosts) {
+    let addresses: string[] = [];
+    try {
+      addresses = await o.resolver.resolve4(host);
+    } catch {
+      continue;
+    }
+    for (const address of addresses) {
+      if (o.allowPrivate || ipaddr.parse(address).range() === "unicast") targets.push({ host, address });
+      else refused = `${host} resolves to the non-public address ${address}`;
+    }
+  }
+  if (targets.length === 0) return refused ? { kind: "unroutable", reply: refused } : { kind: "deferred", reply: `no address for the MX hosts of ${domain}` };
+  return { targets };
+}
+
+function deliverTo(o: SmtpRelayOptions, host: string, address: string, envelope: { from: string; to: string[] }, raw: Buffer, smarthost?: SmarthostConfig): Promise<RelayResult> {
+  const timeout = o.timeoutMs ?? 60_000;
+  const connection = new SMTPConnection({
+    host: address,
+    port: smarthost?.port ?? o.port,
+    servername: host,
+    name: o.heloName,
+    secure: smarthost?.secure ?? false,
+    requireTLS: smarthost?.requireTls ?? false,
+    opportunisticTLS: !smarthost?.requireTls,
+    tls: { rejectUnauthorized: Boolean(smarthost) },
+    allowInternalNetworkInterfaces: o.allowPrivate,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+  });
+  return new Promise<RelayResult>((resolve) => {
+    let settled = false;
+    const finish = (result: RelayResult) => {
+      if (settled) return;
+      settled = true;
+      connection.quit();
+      resolve(result);
+    };
+    connection.on("error", (error) => finish(fromError(error)));
+    connection.connect(() => {
+      const send = () =>
+        connection.send({ from: envelope.from, to: envelope.to }, raw, (error, info) => {
+          if (error) return finish(fromError(error));
+          finish({
+            kind: "accepted", host, reply: info.response, queueId: queueIdOf(info.response),
+            rejected: (info.rejectedErrors ?? []).map((e, i) => ({ rcpt: info.rejected[i], code: e.responseCode ?? 550, reply: e.response ?? e.message })),
+          });
+        });
+      if (smarthost?.user) connection.login({ user: smarthost.user, pass: smarthost.pass ?? "" }, (error) => (error ? finish(fromError(error)) : send()));
+      else send();
+    });
+  });
+}
+
+function fromError(error: Error & { responseCode?: number; response?: string; code?: string }): RelayResult {
+  const code = error.responseCode;
+  const reply = error.response ?? error.message;
+  if (code !== undefined && code >= 500) return { kind: "rejected", code, reply };
+  if (code !== undefined && code >= 400) return { kind: "deferred", code, reply };
+  return { kind: "deferred", reply: `${error.code ?? "ECONNECTION"}: ${error.message}` };
+}
+
+/** The id a server names in its 250 reply ("250 2.0.0 Ok: queued as 4Xq..."), when it names one. */
+export function queueIdOf(reply: string): string | undefined {
+  return /queued as\s+([A-Za-z0-9._@<>-]+)/i.exec(reply)?.[1] ?? /\bid=([A-Za-z0-9._@-]+)/i.exec(reply)?.[1] ?? /^250\s+(?:\d\.\d\.\d\s+)?(?:Ok:?\s+)?([A-Za-z0-9._-]{6,})\s*$/i.exec(reply)?.[1];
+}

@@ -1,0 +1,48 @@
+// MIME by nodemailer's composer (never by hand) and the DKIM signature with the sender domain's
+// key. Composition runs on every relay attempt from the stored row; Message-ID and Date are
+// fixed at accept time, so every attempt carries the same identity.
+import DKIM from "nodemailer/lib/dkim";
+import MailComposer from "nodemailer/lib/mail-composer";
+import type { StoredMessage } from "./message-repository.ts";
+
+// nodemailer's default list plus List-Unsubscribe-Post: RFC 8058 §4 requires both list headers
+// under the signature, and the default leaves the -Post one out.
+export const SIGNED_HEADERS = [
+  "From", "Sender", "Reply-To", "Subject", "Date", "Message-ID", "To", "Cc", "MIME-Version", "Content-Type",
+  "Content-Transfer-Encoding", "Content-ID", "Content-Description", "In-Reply-To", "References",
+  "List-Id", "List-Help", "List-Unsubscribe", "List-Unsubscribe-Post", "List-Subscribe", "List-Post", "List-Owner", "List-Archive",
+].join(":");
+
+export function composeMessage(m: StoredMessage): Promise<Buffer> {
+  const composer = new MailComposer({
+    from: m.from,
+    to: m.to,
+    cc: m.cc.length ? m.cc : undefined,
+    bcc: m.bcc.length ? m.bcc : undefined,
+    replyTo: m.replyTo.length ? m.replyTo : undefined,
+    subject: m.subject,
+    text: m.text,
+    html: m.html,
+    headers: m.headers,
+    messageId: `<${m.rfcMessageId}>`,
+    date: new Date(m.createdAt),
+    attachments: m.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+  });
+  return new Promise((resolve, reject) => composer.compile().build((error, message) => (error ? reject(error) : resolve(message))));
+}
+
+export interface DkimKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
+export function dkimSign(raw: Buffer, key: DkimKey): Promise<Buffer> {
+  const output = new DKIM({ ...key, headerFieldNames: SIGNED_HEADERS }).sign(raw);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    output.on("data", (c: Buffer) => chunks.push(c));
+    output.on("end", () => resolve(Buffer.concat(chunks)));
+    output.on("error", reject);
+  });
+}

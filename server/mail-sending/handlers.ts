@@ -1,0 +1,169 @@
+// Outgoing mail over HTTP: send and send-batch read top-down as steps (prepare each message,
+// inspect with DLP, accept in one transaction with idempotency, suppression and relay jobs),
+// plus the list, detail, cancel and stats reads. getMailPolicy and listDlpEvents belong to the
+// DLP area (server/dlp).
+import { createHash } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+import { ApiError } from "../../generated/server/errors.ts";
+import type { MailSendingHandlers } from "../../generated/server/handlers.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
+import type { DlpFinding, DlpInspector, DlpVerdict } from "../dlp/dlp-port.ts";
+import { invalidFields, notFound, type FieldProblem } from "../http/errors.ts";
+import type { Clock } from "../jobs/clock.ts";
+import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
+import { atomically } from "./atomic.ts";
+import type { AcceptOutcome, MessageStatus, SentMessageRepository } from "./message-repository.ts";
+import type { OutgoingMailHooks } from "./outgoing-hooks.ts";
+import { prepareMessage, type MessageInput, type Prepared } from "./prepare-message.ts";
+import { mailStats } from "./stats.ts";
+import type { TemplateRepository } from "./template-repository.ts";
+import type { Vars } from "./substitute.ts";
+
+export interface MailSendingDeps {
+  /** Only for the DLP seam, whose `record` joins the send transaction. */
+  db: DatabaseSync;
+  messages: SentMessageRepository;
+  mailDomains: MailDomainRepository;
+  templates: TemplateRepository;
+  hooks: OutgoingMailHooks;
+  dlp: DlpInspector;
+  clock: Clock;
+  /** `relay` of messages the built-in relay (or the smarthost) takes. */
+  relayName: string;
+}
+
+type SendBody = MessageInput & { idempotencyKey?: string };
+type BatchBody = Omit<MessageInput, "to" | "vars" | "attachments" | "cc" | "bcc" | "replyTo"> & {
+  idempotencyKey?: string;
+  messages: { to: string; vars?: Vars; subject?: string; html?: string; attachments?: MessageInput["attachments"] }[];
+};
+
+// Same key and same body means the same request: a canonical JSON (sorted keys) makes the hash
+// independent of the order a client wrote the fields in.
+function bodyHash(body: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canonical) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)])) : v;
+  return createHash("sha256").update(JSON.stringify(canonical(body))).digest("hex");
+}
+
+const idempotencyConflict = () =>
+  new ApiError(409, "idempotency_conflict", "this idempotencyKey was used in the last 24 hours with a different request body");
+
+function dlpBlocked(findings: DlpFinding[]): ApiError {
+  const types = [...new Set(findings.map((f) => f.type))].join(", ");
+  return new ApiError(422, "dlp_blocked", `dlp: sending is forbidden by the project policy (findings: ${types})`);
+}
+
+// Shared fields are checked once per message; a problem of one is reported once, at its own path.
+function sharedOnce(problems: FieldProblem[]): FieldProblem[] {
+  const unique = new Map<string, FieldProblem>();
+  for (const p of problems) {
+    const path = p.path.replace(/^body\.messages\[\d+\]\.(from|headers|sendAt|template)/, "body.$1");
+    unique.set(`${path}|${p.message}`, { path, message: p.message });
+  }
+  return [...unique.values()];
+}
+
+const findingsOf = (v: DlpVerdict) => (v.mode === "off" ? [] : v.findings);
+
+export function mailSendingHandlers(deps: MailSendingDeps): Pick<
+  MailSendingHandlers<AuthContext>, "sendMail" | "sendMailBatch" | "listSentMessages" | "getSentMessage" | "cancelMessage" | "getMailStats"
+> {
+  const prepareDeps = () => ({ mailDomains: deps.mailDomains, templates: deps.templates, hooks: deps.hooks, now: deps.clock.now() });
+
+  function recordBlocked(projectId: string, blocked: { prepared: Prepared; findings: DlpFinding[] }[]): never {
+    atomically(deps.db, () => {
+      for (const { prepared, findings } of blocked) {
+        deps.dlp.record(deps.db, projectId, findings, { action: "blocked", messageId: null, from: prepared.message.from, to: prepared.message.to });
+      }
+    });
+    throw dlpBlocked(blocked.flatMap((b) => b.findings));
+  }
+
+  return {
+    async sendMail({ body, auth }) {
+      const request = body as unknown as SendBody;
+      const prepared = await prepareMessage(prepareDeps(), auth.projectId, request);
+      const verdict = await deps.dlp.inspect(auth.projectId, prepared.content);
+      const findings = findingsOf(verdict);
+      if (findings.length && verdict.mode === "block") recordBlocked(auth.projectId, [{ prepared, findings }]);
+      const warned = findings.length > 0;
+      const m = prepared.message;
+      const result = deps.messages.accept({
+        projectId: auth.projectId,
+        messages: [m],
+        relayName: deps.relayName,
+        idempotency: request.idempotencyKey ? { key: request.idempotencyKey, bodyHash: bodyHash(body) } : undefined,
+        alsoWrite: warned ? () => deps.dlp.record(deps.db, auth.projectId, findings, { action: "warned", messageId: m.id, from: m.from, to: m.to }) : undefined,
+        respond: ([o]) => ({ id: o.id, status: o.status, relay: o.relay, relayMessageId: o.relayMessageId, ...(warned ? { warnings: verdict.warnings, dlp: findings } : {}) }),
+      });
+      if (result.kind === "conflict") throw idempotencyConflict();
+      return result.response as never;
+    },
+
+    async sendMailBatch({ body, auth }) {
+      const request = body as unknown as BatchBody;
+      const { messages: items, idempotencyKey, ...shared } = request;
+      const problems: FieldProblem[] = [];
+      const prepared: Prepared[] = [];
+      for (const [i, item] of items.entries()) {
+        const input: MessageInput = { ...shared, to: item.to, vars: item.vars, subject: item.subject ?? shared.subject, html: item.html ?? shared.html, attachments: item.attachments };
+        try {
+          prepared.push(await prepareMessage(prepareDeps(), auth.projectId, input, `body.messages[${i}]`));
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
+          problems.push(...((error.toBody() as { details?: FieldProblem[] }).details ?? []));
+        }
+      }
+      if (problems.length) throw invalidFields(sharedOnce(problems));
+
+      const verdicts: DlpVerdict[] = [];
+      for (const p of prepared) verdicts.push(await deps.dlp.inspect(auth.projectId, p.content));
+      const affected = prepared.map((p, i) => ({ prepared: p, verdict: verdicts[i], findings: findingsOf(verdicts[i]).map((f) => ({ ...f, message: i })) })).filter((a) => a.findings.length);
+      if (affected.some((a) => a.verdict.mode === "block")) recordBlocked(auth.projectId, affected);
+      const warnings = affected.flatMap(({ verdict, findings }) => verdict.warnings.map((w) => `message ${findings[0].message}: ${w}`));
+      const dlp = affected.flatMap((a) => a.findings);
+
+      const result = deps.messages.accept({
+        projectId: auth.projectId,
+        messages: prepared.map((p) => p.message),
+        relayName: deps.relayName,
+        idempotency: idempotencyKey ? { key: idempotencyKey, bodyHash: bodyHash(body) } : undefined,
+        alsoWrite: dlp.length
+          ? () => affected.forEach(({ prepared: p, findings }) => deps.dlp.record(deps.db, auth.projectId, findings, { action: "warned", messageId: p.message.id, from: p.message.from, to: p.message.to }))
+          : undefined,
+        respond: (outcomes: AcceptOutcome[]) => {
+          const counts: Record<string, number> = {};
+          for (const o of outcomes) counts[o.status] = (counts[o.status] ?? 0) + 1;
+          return { total: outcomes.length, counts, results: outcomes.map((o) => ({ to: o.to, id: o.id, status: o.status })), ...(dlp.length ? { warnings, dlp } : {}) };
+        },
+      });
+      if (result.kind === "conflict") throw idempotencyConflict();
+      return result.response as never;
+    },
+
+    async listSentMessages({ query, auth }) {
+      const q = query as { limit?: number; offset?: number; status?: MessageStatus; campaign?: string };
+      return { messages: deps.messages.list(auth.projectId, { limit: q.limit ?? 50, offset: q.offset ?? 0, status: q.status, campaign: q.campaign }) };
+    },
+
+    async getSentMessage({ params, auth }) {
+      const detail = deps.messages.detail(auth.projectId, params.id);
+      if (!detail) throw notFound(`message ${params.id}`);
+      return detail;
+    },
+
+    async cancelMessage({ params, auth }) {
+      const r = deps.messages.cancel(auth.projectId, params.id);
+      if (r.kind === "not_found") throw notFound(`message ${params.id}`);
+      if (r.kind === "not_cancelable") throw new ApiError(409, "not_cancelable", `message ${params.id} is ${r.status}; only a scheduled message can be canceled`);
+      return { id: params.id, status: "canceled" as const };
+    },
+
+    async getMailStats({ query, auth }) {
+      const q = query as { days?: number; campaign?: string };
+      const days = q.days ?? 30;
+      return mailStats(days, deps.messages.funnel(auth.projectId, deps.clock.now() - days * 86_400_000, q.campaign));
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// The storage boundary of outgoing mail. Methods are synchronous SQL, like the job queue and the
+// event outbox they write to: each is atomic on its own and joins the caller's transaction when
+// called inside one (a job handler's `write`), so a state change, its history entry, its
+// suppression rows, its events and its follow-up jobs commit together or not at all.
+
+export const MESSAGE_STATUSES = ["sent", "delivered", "bounced", "soft_bounced", "complained", "delayed", "scheduled", "suppressed", "failed", "canceled"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export type MailStream = "transactional" | "marketing";
+export type HistoryEvent = "sent" | "delivered" | "opened" | "clicked";
+
+export interface MessageAttachment {
+  filename: string;
+  contentType?: string;
+  content: Buffer;
+}
+
+/** A message as the accept path decided it: content rendered, headers checked, envelope fixed. */
+export interface NewMessage {
+  id: string;
+  from: string;
+  to: string;
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  text?: string;
+  html?: string;
+  /** Custom headers plus those the outgoing hooks added (List-Unsubscribe...). */
+  headers: Record<string, string>;
+  category?: string;
+  campaign?: string;
+  stream: MailStream;
+  scope: string;
+  track: boolean;
+  unsubscribe: boolean;
+  /** Without angle brackets, on the sender domain. */
+  rfcMessageId: string;
+  /** Envelope sender (VERP), where DSNs come back. */
+  returnPath: string;
+  /** Epoch ms; set only for a send in the future (status scheduled). */
+  sendAt?: number;
+  attachments: MessageAttachment[];
+  /** Tracked links of the HTML, in order (idx = position). */
+  links: string[];
+}
+
+export interface AcceptOutcome {
+  id: string;
+  to: string;
+  status: MessageStatus;
+  relay: string | null;
+  relayMessageId: string | null;
+}
+
+export interface AcceptRequest {
+  projectId: string;
+  messages: NewMessage[];
+  /** The built-in relay's host name, the `relay` of a message it took. */
+  relayName: string;
+  idempotency?: { key: string; bodyHash: string };
+  /** Further writes of the same transaction (the DLP log of a warned send). */
+  alsoWrite?: (outcomes: AcceptOutcome[]) => void;
+  /** Builds the response inside the transaction; it is stored for idempotent replays. */
+  respond: (outcomes: AcceptOutcome[]) => unknown;
+}
+
+export type AcceptResult =
+  | { kind: "accepted"; response: unknown }
+  /** The same idempotency key and body within 24 hours: the original response. */
+  | { kind: "replay"; response: unknown }
+  /** The same key with another body (409 idempotency_conflict). */
+  | { kind: "conflict" };
+
+export interface StoredMessage extends Omit<NewMessage, "sendAt" | "links"> {
+  projectId: string;
+  status: MessageStatus;
+  relay: string | null;
+  relayMessageId: string | null;
+  opens: number;
+  clicks: number;
+  createdAt: number;
+  sendAt: number | null;
+  lastError: string | null;
+}
+
+export interface MessageSummary {
+  id: string;
+  toAddr: string;
+  status: MessageStatus;
+  opens: number;
+  clicks: number;
+}
+
+export interface MessageDetail {
+  message: { id: string; status: MessageStatus; relay: string | null; relayMessageId: string | null; toAddr: string; opens: number; clicks: number };
+  events: { event: HistoryEvent; at: string }[];
+  links: { idx: number; url: string; clicks: number }[];
+}
+
+export type CancelResult = { kind: "canceled" } | { kind: "not_cancelable"; status: MessageStatus } | { kind: "not_found" };
+
+export type DispatchResult = { kind: "dispatched"; status: "sent" | "suppressed" } | { kind: "gone"; status: MessageStatus | null };
+
+export interface FunnelCounts {
+  total: number;
+  accepted: number;
+  delivered: number;
+  opened: number;
+  clicked: number;
+  bounced: number;
+  softBounced: number;
+  complained: number;
+}
+
+/** The send side: accept, schedule, cancel, read. */
+export interface SentMessageRepository {
+  accept(request: AcceptRequest): AcceptResult;
+  /** A scheduled message whose time came: scheduled -> sent (or suppressed), race-free against cancel. */
+  dispatchScheduled(id: string, relayName: string): DispatchResult;
+  cancel(projectId: string, id: string): CancelResult;
+  list(projectId: string, filter: { limit: number; offset: number; status?: MessageStatus; campaign?: string }): MessageSummary[];
+  detail(projectId: string, id: string): MessageDetail | undefined;
+  funnel(projectId: string, since: number, campaign?: string): FunnelCounts;
+  /** The relay's view: everything needed to compose and deliver. */
+  getForRelay(id: string): StoredMessage | undefined;
+}
+
+/** What the relay reports back. */
+export interface DeliveryOutcomes {
+  /** sent|delayed -> delivered, with `mail.delivered`; `reply` is the recipient server's answer. */
+  markDelivered(id: string, reply: string): boolean;
+  /** sent -> delayed (a retry is due); delayed stays delayed with the latest reason. */
+  markDelayed(id: string, reason: string): boolean;
+  /** No retry left or a permanent failure before any recipient server answered. */
+  markFailed(id: string, reason: string): boolean;
+}
+
+/**
+ * What tracking, unsubscribe and asynchronous feedback (DSN, ARF) report, by message id. Each
+ * call writes the message, its history, suppressions and the event in one transaction; each
+ * answers false (or undefined) when the message does not exist or the transition is not allowed.
+ */
+export interface MessageFeedback {
+  /** Tracking and unsubscribe pages: who the message belongs to. */
+  getTrackingInfo(id: string): TrackingInfo | undefined;
+  /** opens + 1, history `opened`, `mail.opened`. */
+  recordOpen(id: string): boolean;
+  /** The link's clicks and the message's clicks + 1, history `clicked`, `mail.clicked`; the URL to redirect to. */
+  recordClick(id: string, idx: number): string | undefined;
+  /** A marketing suppression for the message's scope (stream rules in the README). */
+  recordUnsubscribe(id: string): boolean;
+  /**
+   * sent|delayed|delivered -> bounced (hard: the address suppressed in both streams, project-wide)
+   * or soft_bounced; `mail.bounced`.
+   */
+  markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }): boolean;
+  /** delivered|sent -> complained; marketing messages suppress per scope; `mail.complained`. */
+  markComplained(id: string): boolean;
+}
+
+export interface TrackingInfo {
+  id: string;
+  projectId: string;
+  status: MessageStatus;
+  to: string;
+  from: string;
+  stream: MailStream;
+  scope: string;
+  track: boolean;
+  unsubscribe: boolean;
+  links: { idx: number; url: string }[];
+}

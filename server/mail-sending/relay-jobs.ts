@@ -1,0 +1,38 @@
+// The jobs outgoing mail puts on the one queue (server/jobs): `mail.relay` hands a message to the
+// recipients of one domain; `mail.dispatch` turns a scheduled message into a sent one at sendAt.
+import type { JobQueue } from "../jobs/job-queue.ts";
+
+export const RELAY_JOB = "mail.relay";
+export const DISPATCH_JOB = "mail.dispatch";
+
+export interface RelayJobPayload {
+  messageId: string;
+  rcpts: string[];
+  /** The job holding the `to` recipient: its outcome is the message's status. */
+  primary: boolean;
+}
+
+export interface DispatchJobPayload {
+  messageId: string;
+}
+
+export const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+
+/**
+ * One job for `to` (its outcome is the status) and one per domain of the other recipients; each
+ * job's group is its recipient domain, so one slow MX holds only its own slots. Returns the
+ * primary job's id: the built-in relay's queue id of the message.
+ */
+export function enqueueRelay(jobs: JobQueue, messageId: string, to: string, others: string[]): number {
+  const primary = jobs.enqueue(RELAY_JOB, { messageId, rcpts: [to], primary: true } satisfies RelayJobPayload, { group: `mx:${domainOf(to)}` });
+  const byDomain = new Map<string, string[]>();
+  for (const rcpt of others) {
+    if (rcpt.toLowerCase() === to.toLowerCase()) continue;
+    const d = domainOf(rcpt);
+    byDomain.set(d, [...(byDomain.get(d) ?? []), rcpt]);
+  }
+  for (const [domain, rcpts] of byDomain) {
+    jobs.enqueue(RELAY_JOB, { messageId, rcpts, primary: false } satisfies RelayJobPayload, { group: `mx:${domain}` });
+  }
+  return primary;
+}

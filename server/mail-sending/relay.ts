@@ -1,0 +1,76 @@
+// The built-in relay's job handlers. `mail.relay` reads as the steps of one delivery: still to
+// deliver? -> the sender domain's DKIM key -> compose and sign -> hand over to the recipient's MX
+// -> record the outcome (with its event) in the worker's transaction, which also removes or
+// reschedules the job. `mail.dispatch` turns a scheduled message into a sent one.
+import { relayMessage, type RelayResult, type SmtpRelayOptions } from "../adapters/smtp-relay.ts";
+import type { Clock } from "../jobs/clock.ts";
+import type { JobHandler, JobOutcome } from "../jobs/worker.ts";
+import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
+import { composeMessage, dkimSign } from "./compose.ts";
+import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository, StoredMessage } from "./message-repository.ts";
+import { DISPATCH_JOB, RELAY_JOB, domainOf, type DispatchJobPayload, type RelayJobPayload } from "./relay-jobs.ts";
+import { nextRetryDelay } from "./retry-schedule.ts";
+
+export interface RelayDeps {
+  messages: SentMessageRepository;
+  outcomes: DeliveryOutcomes & MessageFeedback;
+  mailDomains: MailDomainRepository;
+  smtp: SmtpRelayOptions;
+  relayName: string;
+  clock: Clock;
+  log?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+const IN_FLIGHT = new Set(["sent", "delayed"]);
+
+export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
+  const log = deps.log ?? (() => {});
+
+  async function relay(job: Parameters<JobHandler>[0]): Promise<JobOutcome> {
+    const { messageId, rcpts, primary } = job.payload as RelayJobPayload;
+    const m = deps.messages.getForRelay(messageId);
+    // At least once: an attempt that already recorded its outcome is not repeated.
+    if (!m || (primary && !IN_FLIGHT.has(m.status))) return { done: true };
+    const domain = await deps.mailDomains.getByName(m.projectId, domainOf(m.from));
+    if (!domain) return stop(primary, m, "the sender domain is no longer connected to the project");
+    const signed = await dkimSign(await composeMessage(m), { domainName: domain.name, keySelector: domain.dkimSelector, privateKey: domain.dkimPrivateKey });
+    const result = await relayMessage(deps.smtp, { from: m.returnPath, to: rcpts }, signed);
+    return record(job.attempts, primary, m, rcpts, result);
+  }
+
+  function stop(primary: boolean, m: StoredMessage, reason: string): JobOutcome {
+    return { done: true, write: primary ? () => void deps.outcomes.markFailed(m.id, reason) : undefined };
+  }
+
+  function record(attempts: number, primary: boolean, m: StoredMessage, rcpts: string[], r: RelayResult): JobOutcome {
+    if (!primary) {
+      // Cc and Bcc copies: delivered, refused or retried; only the `to` recipient moves the status.
+      if (r.kind === "deferred" && nextRetryDelay(attempts) !== undefined) return { retryAt: deps.clock.now() + nextRetryDelay(attempts)!, error: r.reply };
+      if (r.kind !== "accepted") log("copy not delivered", { messageId: m.id, rcpts, outcome: r.kind, reply: r.reply });
+      return { done: true };
+    }
+    switch (r.kind) {
+      case "accepted":
+        return { done: true, write: () => void deps.outcomes.markDelivered(m.id, r.reply) };
+      case "rejected":
+        return { done: true, write: () => void deps.outcomes.markBounced(m.id, { bounceType: "hard", reason: r.reply }) };
+      case "unroutable":
+        return stop(true, m, r.reply);
+      case "deferred": {
+        const delay = nextRetryDelay(attempts);
+        if (delay !== undefined) return { retryAt: deps.clock.now() + delay, error: r.reply, write: () => void deps.outcomes.markDelayed(m.id, r.reply) };
+        // Retries exhausted: a server that kept answering 4xx is a soft bounce; none answering, a failure.
+        if (r.code !== undefined) return { done: true, write: () => void deps.outcomes.markBounced(m.id, { bounceType: "soft", reason: r.reply }) };
+        return stop(true, m, `no attempt reached a recipient server: ${r.reply}`);
+      }
+    }
+  }
+
+  return {
+    [RELAY_JOB]: relay,
+    [DISPATCH_JOB]: async (job) => {
+      const { messageId } = job.payload as DispatchJobPayload;
+      return { done: true, write: () => void deps.messages.dispatchScheduled(messageId, deps.relayName) };
+    },
+  };
+}
