@@ -5,10 +5,21 @@
 import fastJson from "fast-json-stringify";
 import type { FastifySerializerCompiler } from "fastify";
 
+// TypeSpec writes a Record as `unevaluatedProperties` (OpenAPI 3.1), which fast-json-stringify
+// does not know: it would drop every entry. For writing a response the two words mean the same.
+function forSerialization(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(forSerialization);
+  if (!schema || typeof schema !== "object") return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k === "unevaluatedProperties" ? "additionalProperties" : k, forSerialization(v)]),
+  );
+}
+
 export function createSerializerCompiler(components: { $id: string }): FastifySerializerCompiler<unknown> {
+  const shared = forSerialization(components) as { $id: string };
   return ({ schema }) => {
     try {
-      return fastJson(schema as Parameters<typeof fastJson>[0], { schema: { [components.$id]: components } as never });
+      return fastJson(forSerialization(schema) as Parameters<typeof fastJson>[0], { schema: { [shared.$id]: shared } as never });
     } catch {
       return (data: unknown) => JSON.stringify(data);
     }
