@@ -47,7 +47,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...mailSendingHandlers({
         db: s.db, messages: s.sentMessages, mailDomains: s.mailDomains, templates: s.templates, hooks: s.mailHooks, dlp: s.dlp, clock: s.clock, relayName: s.relayName,
       }),
-      ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
+      ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, deliveries: s.webhookDeliveries, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
     },
     { authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }) },
   );

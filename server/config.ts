@@ -18,6 +18,8 @@ export interface ServerConfig {
   nameServers: string[];
   /** Development only: allow http:// webhook URLs to loopback addresses. */
   allowHttpLoopbackWebhooks: boolean;
+  /** How long a webhook receiver has to answer an attempt (decision W2: 10 s). */
+  webhookTimeoutMs: number;
   /** Create the demo project and key on the first start. */
   demo: boolean;
   logLevel: string;
@@ -72,6 +74,7 @@ export const defaults: ServerConfig = {
   mailHost: "mx.platform.test",
   nameServers: ["ns1.platform.test", "ns2.platform.test"],
   allowHttpLoopbackWebhooks: false,
+  webhookTimeoutMs: 10_000,
   demo: true,
   logLevel: "info",
   limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100 },
@@ -106,6 +109,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   }
   if (env.MAIL_HOST) c.mailHost = env.MAIL_HOST;
   if (env.ALLOW_HTTP_LOOPBACK_WEBHOOKS) c.allowHttpLoopbackWebhooks = flagOf("ALLOW_HTTP_LOOPBACK_WEBHOOKS", env.ALLOW_HTTP_LOOPBACK_WEBHOOKS);
+  if (env.WEBHOOK_TIMEOUT_MS) c.webhookTimeoutMs = msOf("WEBHOOK_TIMEOUT_MS", env.WEBHOOK_TIMEOUT_MS);
   if (env.DEMO) c.demo = flagOf("DEMO", env.DEMO);
   if (env.LOG_LEVEL) c.logLevel = env.LOG_LEVEL;
   if (env.SMTP_HOST) c.smtp.host = env.SMTP_HOST;
@@ -152,4 +156,10 @@ function smarthostOf(value: string): NonNullable<RelayConfig["smarthost"]> {
     user: u.username ? decodeURIComponent(u.username) : undefined,
     pass: u.password ? decodeURIComponent(u.password) : undefined,
   };
+}
+
+function msOf(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 600_000) throw new Error(`${name} must be milliseconds from 1 to 600000, got ${value}`);
+  return n;
 }

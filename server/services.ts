@@ -38,6 +38,11 @@ import type { TemplateRepository } from "./mail-sending/template-repository.ts";
 import { mailboxMessageStore, type MessageStore } from "./webmail/message-store.ts";
 import { SqliteWebmailRepository } from "./webmail/sqlite-webmail-repository.ts";
 import type { WebmailRepository } from "./webmail/webmail-repository.ts";
+import { sendWebhook } from "./adapters/webhook-sender.ts";
+import { systemResolver } from "./adapters/host-resolver.ts";
+import { DELIVER_JOB } from "./events/event-outbox.ts";
+import { deliveryEngine, type DeliveryEngine } from "./webhooks/delivery-engine.ts";
+import { SqliteDeliveryStore } from "./webhooks/sqlite-delivery-store.ts";
 import { SqliteWebhookRepository } from "./webhooks/sqlite-webhook-repository.ts";
 import type { WebhookRepository } from "./webhooks/webhook-repository.ts";
 
@@ -54,6 +59,8 @@ export interface Services {
   webmail: WebmailRepository;
   messages: MessageStore;
   webhooks: WebhookRepository;
+  /** The webhook delivery engine: `webhook.deliver` jobs and redelivery (server/webhooks/README.md). */
+  webhookDeliveries: DeliveryEngine;
   secrets: SecretBox;
   resolver: DnsResolver;
   clock: Clock;
@@ -88,6 +95,16 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
   const mailboxMessages = new SqliteMessageRepository(db);
   const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
   const events = new EventOutbox(db, jobs, clock);
+  const secrets = new SecretBox(serverKey);
+  const webhookDeliveries = deliveryEngine({
+    store: new SqliteDeliveryStore(db, jobs),
+    clock,
+    send: (hook, delivery) => sendWebhook(hook.url, delivery.event, delivery.payload, secrets.open(hook.secretSealed), {
+      development: config.allowHttpLoopbackWebhooks,
+      timeoutMs: config.webhookTimeoutMs,
+      resolve: systemResolver,
+    }),
+  });
   const services: Services = {
     config,
     db,
@@ -99,13 +116,14 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     mailboxes,
     webmail: new SqliteWebmailRepository(db),
     messages: mailboxMessageStore(mailboxMessages),
-    webhooks: new SqliteWebhookRepository(db),
-    secrets: new SecretBox(serverKey),
+    webhooks: new SqliteWebhookRepository(db, jobs),
+    webhookDeliveries,
+    secrets,
     // Short timeouts: a readiness check must not hold an API call for the resolver's defaults.
     resolver: createResolver({ servers: [`${resolverAt.host}:${resolverAt.port}`], timeoutMs: 1000, tries: 2 }),
     clock,
     jobs,
-    jobHandlers: {},
+    jobHandlers: { [DELIVER_JOB]: webhookDeliveries.job },
     events,
     dlp: noInspection,
     inbound: new InboundRoutes(),

@@ -7,6 +7,8 @@ import path from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
+import { systemClock } from "../jobs/clock.ts";
+import { JobQueue } from "../jobs/job-queue.ts";
 import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
 import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
 import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
@@ -47,7 +49,7 @@ const cases: [string, (i: number, cap: number) => Promise<unknown>, () => number
     const mailbox = (await repo.create({ projectId, domainId, kind: "mailbox", email: `member${i}@caps.test`, passwordHash: "x", description: null }))!;
     return repo.addMember(group.id, mailbox.id, cap);
   }, () => count("SELECT COUNT(*) AS n FROM group_members")],
-  ["webhooks", (i, cap) => new SqliteWebhookRepository(db).create({ projectId, url: `https://h.example.org/${i}`, events: [], secretSealed: "s" }, cap),
+  ["webhooks", (i, cap) => new SqliteWebhookRepository(db, new JobQueue(db, systemClock)).create({ projectId, url: `https://h.example.org/${i}`, events: [], secretSealed: "s" }, cap),
     () => count("SELECT COUNT(*) AS n FROM webhooks")],
   ["records", (i, cap) => new SqliteDnsRecordRepository(db).insertRecord("caps.test", { name: `n${i}`, type: "TXT", data: `v${i}`, priority: null, ttl: 3600 }, cap),
     () => count("SELECT COUNT(*) AS n FROM dns_records")],

@@ -9,6 +9,7 @@ import { eventMigrations } from "../events/migrations.ts";
 import { jobMigrations } from "../jobs/migrations.ts";
 import { mailboxMessageMigrations } from "../mailbox-reading/migrations.ts";
 import { mailSendingMigrations } from "../mail-sending/migrations.ts";
+import { webhookDeliveryMigrations } from "../webhooks/migrations.ts";
 
 export interface Migration {
   version: number;
@@ -122,6 +123,7 @@ export const migrations: Migration[] = [
   },
   { version: 5, name: "job queue", sql: jobMigrations },
   { version: 10, name: "event outbox", sql: eventMigrations },
+  { version: 11, name: "webhook delivery schedule", sql: webhookDeliveryMigrations },
   { version: 40, name: "received mail", sql: mailboxMessageMigrations },
   { version: 20, name: "outgoing mail", sql: mailSendingMigrations },
 ];

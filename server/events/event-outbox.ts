@@ -12,7 +12,10 @@ import type { JobQueue } from "../jobs/job-queue.ts";
 export const EVENT_TYPES = ["mail.received", "mail.delivered", "mail.bounced", "mail.complained", "mail.opened", "mail.clicked", "mail.dlp"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The job kind the webhook delivery engine handles; its payload is `{ deliveryId }`. */
+/**
+ * The job kind the webhook delivery engine handles; its payload is `{ deliveryId, webhookId }`
+ * (the subscription's id lets deleting or deactivating it cancel its jobs in one statement).
+ */
 export const DELIVER_JOB = "webhook.deliver";
 
 export interface EmittedEvent {
@@ -60,7 +63,7 @@ export class EventOutbox {
            VALUES (?, ?, 'pending', 0, 0, ?, ?, ?, ?) RETURNING id`,
         ).get(hook.id, type, body, createdAt, createdAt, id) as { id: number };
         // One group per receiving origin: a slow receiver holds its own slots, not everyone's.
-        this.queue.enqueue(DELIVER_JOB, { deliveryId: row.id }, { group: new URL(hook.url).origin });
+        this.queue.enqueue(DELIVER_JOB, { deliveryId: row.id, webhookId: hook.id }, { group: new URL(hook.url).origin });
         deliveryIds.push(row.id);
       }
       this.db.exec("RELEASE emit");

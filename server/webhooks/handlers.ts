@@ -1,11 +1,11 @@
 // Webhook subscriptions: the whsec_ secret is returned once and stored sealed with the server key.
 import { randomBytes } from "node:crypto";
 import type { WebhooksHandlers } from "../../generated/server/handlers.ts";
-import { sendWebhook } from "../adapters/webhook-sender.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { Limits } from "../config.ts";
 import { invalid, notFound, withinCap } from "../http/errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
+import type { DeliveryEngine } from "./delivery-engine.ts";
 import type { WebhookRepository } from "./webhook-repository.ts";
 import { webhookUrlProblem } from "./webhook-url.ts";
 
@@ -15,6 +15,8 @@ type EventName = (typeof ALL_EVENTS)[number];
 export interface WebhookDeps {
   webhooks: WebhookRepository;
   secrets: SecretBox;
+  /** Redelivery goes through the engine: same adapter, same log as the scheduled attempts. */
+  deliveries: DeliveryEngine;
   allowHttpLoopback: boolean;
   limits: Limits;
 }
@@ -65,12 +67,8 @@ export function webhookHandlers(deps: WebhookDeps): WebhooksHandlers<AuthContext
       const w = await hook(auth.projectId, params.id);
       const delivery = await deps.webhooks.getDelivery(w.id, Number(params.deliveryId));
       if (!delivery) throw notFound(`delivery ${params.deliveryId} of webhook ${w.id}`);
-      const result = await sendWebhook(w.url, delivery.event, delivery.payload, deps.secrets.open(w.secretSealed), {
-        development: deps.allowHttpLoopback,
-      });
-      // A failed manual retry does not undo an earlier successful delivery in the log.
-      const logged = result.delivered || delivery.status === "delivered" ? "delivered" : "failed";
-      await deps.webhooks.recordAttempt(delivery.id, logged, result.httpCode);
+      // One extra attempt now; a failure leaves the log's status and the schedule as they were.
+      const result = await deps.deliveries.redeliver(w, delivery);
       return { status: result.delivered ? "delivered" : "failed", httpCode: result.httpCode };
     },
   };

@@ -1,10 +1,13 @@
 import type { DatabaseSync } from "node:sqlite";
 import { insertWithinCap } from "../db/capped-insert.ts";
+import { transaction } from "../db/database.ts";
 import { prepare } from "../db/statements.ts";
+import { DELIVER_JOB } from "../events/event-outbox.ts";
 import { newId, nowIso } from "../ids.ts";
+import type { JobQueue } from "../jobs/job-queue.ts";
 import type { DeliveryRecord, WebhookRecord, WebhookRepository } from "./webhook-repository.ts";
 
-interface HookRow {
+export interface HookRow {
   id: string;
   project_id: string;
   url: string;
@@ -14,7 +17,7 @@ interface HookRow {
   created_at: string;
 }
 
-interface DeliveryRow {
+export interface DeliveryRow {
   id: number;
   webhook_id: string;
   event: string;
@@ -26,19 +29,21 @@ interface DeliveryRow {
   next_attempt_at: string | null;
 }
 
-const toHook = (r: HookRow): WebhookRecord => ({
+export const toHook = (r: HookRow): WebhookRecord => ({
   id: r.id, projectId: r.project_id, url: r.url, events: JSON.parse(r.events), secretSealed: r.secret_enc, active: r.active === 1, createdAt: r.created_at,
 });
 
-const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
+export const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
   id: r.id, webhookId: r.webhook_id, event: r.event, status: r.status, httpCode: r.http_code, attempts: r.attempts,
   payload: r.payload, createdAt: r.created_at, nextAttemptAt: r.next_attempt_at,
 });
 
 export class SqliteWebhookRepository implements WebhookRepository {
   private readonly db: DatabaseSync;
-  constructor(db: DatabaseSync) {
+  private readonly jobs: JobQueue;
+  constructor(db: DatabaseSync, jobs: JobQueue) {
     this.db = db;
+    this.jobs = jobs;
   }
 
   async create(w: Omit<WebhookRecord, "id" | "createdAt" | "active">, cap?: number): Promise<WebhookRecord> {
@@ -61,7 +66,13 @@ export class SqliteWebhookRepository implements WebhookRepository {
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {
-    return Number(prepare(this.db, "DELETE FROM webhooks WHERE project_id = ? AND id = ?").run(projectId, id).changes) > 0;
+    // The subscription, its delivery log (ON DELETE CASCADE) and its waiting jobs go together:
+    // nothing more is sent to a URL its owner unsubscribed.
+    return transaction(this.db, () => {
+      const gone = Number(prepare(this.db, "DELETE FROM webhooks WHERE project_id = ? AND id = ?").run(projectId, id).changes) > 0;
+      if (gone) this.jobs.cancelWhere(DELIVER_JOB, "$.webhookId", id);
+      return gone;
+    });
   }
 
   async listDeliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
@@ -72,10 +83,5 @@ export class SqliteWebhookRepository implements WebhookRepository {
   async getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined> {
     const row = prepare(this.db, "SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND id = ?").get(webhookId, id);
     return row ? toDelivery(row as unknown as DeliveryRow) : undefined;
-  }
-
-  async recordAttempt(id: number, status: DeliveryRecord["status"], httpCode: number): Promise<void> {
-    prepare(this.db, "UPDATE webhook_deliveries SET status = ?, http_code = ?, attempts = attempts + 1, next_attempt_at = NULL WHERE id = ?")
-      .run(status, httpCode, id);
   }
 }

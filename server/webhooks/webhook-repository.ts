@@ -31,5 +31,4 @@ export interface WebhookRepository {
   delete(projectId: string, id: string): Promise<boolean>;
   listDeliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
   getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined>;
-  recordAttempt(id: number, status: DeliveryRecord["status"], httpCode: number): Promise<void>;
 }

@@ -85,7 +85,7 @@ describe("webhook subscriptions", () => {
     try {
       const hook = await d.api("POST", "/v1/webhooks", { url: `http://127.0.0.1:${port}/hook` });
       const payload = JSON.stringify({ id: "evt_1", type: "mail.delivered", createdAt: "2026-11-21T10:00:00Z", data: {} });
-      // The delivery engine lands with mail sending; until then a log entry is written directly.
+      // A log entry from an earlier life of the subscription, written directly: redelivery works on any.
       const row = dev.db
         .prepare("INSERT INTO webhook_deliveries (webhook_id, event, status, http_code, attempts, payload, created_at) VALUES (?, 'mail.delivered', 'failed', 500, 7, ?, ?) RETURNING id")
         .get(hook.body.id, payload, new Date().toISOString()) as { id: number };

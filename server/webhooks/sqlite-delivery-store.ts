@@ -1,0 +1,84 @@
+// The delivery engine's SQL on the embedded store. The job methods run inside the worker's
+// transaction; recordRedelivery opens its own.
+import type { DatabaseSync } from "node:sqlite";
+import { transaction } from "../db/database.ts";
+import { prepare } from "../db/statements.ts";
+import { DELIVER_JOB } from "../events/event-outbox.ts";
+import type { JobQueue } from "../jobs/job-queue.ts";
+import type { AttemptResult, DeliveryStore, PendingAttempt } from "./delivery-store.ts";
+import { toDelivery, toHook, type DeliveryRow, type HookRow } from "./sqlite-webhook-repository.ts";
+
+/** Decision W5: a subscription whose every attempt has failed for this long is deactivated. */
+export const DEACTIVATE_AFTER_MS = 5 * 24 * 3_600_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export class SqliteDeliveryStore implements DeliveryStore {
+  private readonly db: DatabaseSync;
+  private readonly jobs: JobQueue;
+
+  constructor(db: DatabaseSync, jobs: JobQueue) {
+    this.db = db;
+    this.jobs = jobs;
+  }
+
+  load(deliveryId: number): PendingAttempt | undefined {
+    const delivery = prepare(this.db, "SELECT * FROM webhook_deliveries WHERE id = ?").get(deliveryId) as (DeliveryRow & { schedule_step: number }) | undefined;
+    if (!delivery) return undefined;
+    const hook = prepare(this.db, "SELECT * FROM webhooks WHERE id = ?").get(delivery.webhook_id) as HookRow | undefined;
+    if (!hook) return undefined;
+    return { delivery: toDelivery(delivery), scheduleStep: delivery.schedule_step, hook: toHook(hook) };
+  }
+
+  recordDelivered(deliveryId: number, webhookId: string, result: AttemptResult): void {
+    prepare(this.db, "UPDATE webhook_deliveries SET status = 'delivered', http_code = ?, attempts = attempts + 1, next_attempt_at = NULL, last_error = NULL WHERE id = ?")
+      .run(result.httpCode, deliveryId);
+    prepare(this.db, "UPDATE webhooks SET failing_since = NULL WHERE id = ?").run(webhookId);
+  }
+
+  recordFailed(deliveryId: number, webhookId: string, result: AttemptResult, retryAt: number | null): boolean {
+    // Only a pending delivery moves on in the schedule: one given up meanwhile (its subscription
+    // deactivated by a parallel attempt) or delivered by a redelivery keeps its status. SQLite
+    // evaluates every SET expression on the row as it was.
+    const status = retryAt === null ? "failed" : "pending";
+    prepare(this.db,
+      `UPDATE webhook_deliveries SET http_code = ?, attempts = attempts + 1, last_error = ?, schedule_step = schedule_step + ?,
+         status = CASE WHEN status = 'pending' THEN ? ELSE status END,
+         next_attempt_at = CASE WHEN status = 'pending' THEN ? ELSE NULL END
+       WHERE id = ?`,
+    ).run(result.httpCode, result.error ?? null, retryAt === null ? 0 : 1, status, retryAt === null ? null : iso(retryAt), deliveryId);
+    return this.failedAttempt(webhookId, result.at);
+  }
+
+  abandon(deliveryId: number): void {
+    prepare(this.db, "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = ? AND status = 'pending'").run(deliveryId);
+  }
+
+  recordRedelivery(deliveryId: number, webhookId: string, result: AttemptResult, delivered: boolean): void {
+    transaction(this.db, () => {
+      if (delivered) {
+        prepare(this.db, "UPDATE webhook_deliveries SET status = 'delivered', http_code = ?, attempts = attempts + 1, next_attempt_at = NULL, last_error = NULL WHERE id = ?")
+          .run(result.httpCode, deliveryId);
+        this.jobs.cancelWhere(DELIVER_JOB, "$.deliveryId", deliveryId);
+        // A receiver that answers again earns its subscription back (decision W5).
+        prepare(this.db, "UPDATE webhooks SET failing_since = NULL, active = 1 WHERE id = ?").run(webhookId);
+      } else {
+        prepare(this.db, "UPDATE webhook_deliveries SET http_code = ?, attempts = attempts + 1, last_error = ? WHERE id = ?")
+          .run(result.httpCode, result.error ?? null, deliveryId);
+        this.failedAttempt(webhookId, result.at);
+      }
+    });
+  }
+
+  /** Starts or extends the subscription's failing streak; deactivates it after DEACTIVATE_AFTER_MS. */
+  private failedAttempt(webhookId: string, at: number): boolean {
+    const row = prepare(this.db, "UPDATE webhooks SET failing_since = COALESCE(failing_since, ?) WHERE id = ? RETURNING failing_since, active")
+      .get(at, webhookId) as { failing_since: number; active: number } | undefined;
+    if (!row || row.active !== 1 || at - row.failing_since < DEACTIVATE_AFTER_MS) return false;
+    prepare(this.db, "UPDATE webhooks SET active = 0 WHERE id = ?").run(webhookId);
+    // Its waiting deliveries are given up now rather than attempted against a dead receiver.
+    this.jobs.cancelWhere(DELIVER_JOB, "$.webhookId", webhookId);
+    prepare(this.db, "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending'").run(webhookId);
+    return true;
+  }
+}
