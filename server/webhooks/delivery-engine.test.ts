@@ -236,14 +236,14 @@ describe("webhook delivery engine", () => {
   });
 
   it("a slow receiver holds at most its per-origin share; another receiver is served meanwhile", async () => {
-    let slowReceiver: TestReceiver | undefined;
+    const ref: { slow?: TestReceiver } = {};
     let slowMax = 0;
     const slow = await scenario(() => {
       // Requests answered later are still open at the receiver: this one plus those.
-      slowMax = Math.max(slowMax, slowReceiver!.pending() + 1);
+      slowMax = Math.max(slowMax, ref.slow!.pending() + 1);
       return { status: 200, delayMs: 100 };
     });
-    slowReceiver = slow.receiver;
+    ref.slow = slow.receiver;
     const fast = await scenario();
     for (let i = 0; i < 20; i++) slow.emit();
     for (let i = 0; i < 5; i++) fast.emit();
