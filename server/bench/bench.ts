@@ -1,6 +1,7 @@
 // `npm run bench`: GET /v1/mailboxes on the full platform (auth, rate limit, SQLite, validation,
 // serialization) against a bare fastify route answering the same JSON, in the same run; then the
-// DNS server against a bare dns-packet responder (server/dns/bench.ts). Each HTTP server runs in
+// DNS server against a bare dns-packet responder (server/dns/bench.ts); then webhook deliveries
+// against a bare undici POST loop (server/webhooks/bench.ts). Each HTTP server runs in
 // its own worker thread, so the autocannon client on the main thread does not share its loop.
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
       connections: { type: "string", default: "10" },
       rounds: { type: "string", default: "3" },
       "skip-dns": { type: "boolean", default: false },
+      "skip-webhooks": { type: "boolean", default: false },
     },
   });
   const [duration, connections, rounds] = [values.duration, values.connections, values.rounds].map(Number);
@@ -92,6 +94,11 @@ async function main(): Promise<void> {
     const { benchmarkDns } = await import("../dns/bench.ts");
     const dns = await benchmarkDns();
     console.log(`DNS benchmark: bare dns-packet ${Math.round(dns.bareQps)} qps, platform ${Math.round(dns.platformQps)} qps, ratio ${dns.ratio.toFixed(2)} (goal at least 0.7)${dns.lost ? `, ${dns.lost} lost` : ""}`);
+  }
+  if (!values["skip-webhooks"]) {
+    const { benchmarkWebhooks } = await import("../webhooks/bench.ts");
+    const w = await benchmarkWebhooks();
+    console.log(`Webhook benchmark: bare undici POST loop ${Math.round(w.bare)}/s, delivery engine ${Math.round(w.engine)} deliveries/s (signed, SSRF-checked, logged), ratio ${w.ratio.toFixed(2)} (goal at least 0.5)`);
   }
 }
 

@@ -3,6 +3,7 @@
 // (worker.ts). Enqueueing is synchronous SQL so it can join the caller's write transaction: a
 // state change and the work it causes commit together or not at all (an outbox).
 import type { DatabaseSync } from "node:sqlite";
+import { transaction } from "../db/database.ts";
 import { prepare } from "../db/statements.ts";
 import type { Clock } from "./clock.ts";
 
@@ -42,9 +43,13 @@ export class JobQueue {
   private readonly clock: Clock;
   private readonly listeners = new Set<() => void>();
 
+  /** The connection's own setting (FULL), restored after bookkeeping commits. */
+  private readonly synchronous: number;
+
   constructor(db: DatabaseSync, clock: Clock) {
     this.db = db;
     this.clock = clock;
+    this.synchronous = (db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
   }
 
   /**
@@ -73,14 +78,18 @@ export class JobQueue {
   /**
    * Claims up to `limit` due jobs, skipping groups that are full, and leases them until
    * now + leaseMs. Runs in one IMMEDIATE transaction, so two claimers never get one job.
+   * `fullGroups` are left out by the query itself, so a backlog of one busy group is not read
+   * again on every claim.
    */
-  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean): Job[] {
+  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[] = []): Job[] {
     const now = this.clock.now();
-    this.db.exec("BEGIN IMMEDIATE");
-    try {
+    return this.bookkeeping(() => {
       const candidates = prepare(this.db,
-        "SELECT id, kind, payload, run_at, attempts, group_key FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY run_at, id LIMIT ?",
-      ).all(now, now, limit * 4) as unknown as JobRow[];
+        `SELECT id, kind, payload, run_at, attempts, group_key FROM jobs
+         WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+           AND (group_key IS NULL OR group_key NOT IN (SELECT value FROM json_each(?)))
+         ORDER BY run_at, id LIMIT ?`,
+      ).all(now, now, JSON.stringify(fullGroups), limit * 4) as unknown as JobRow[];
       const taken = new Map<string | null, number>();
       const claimed: Job[] = [];
       for (const row of candidates) {
@@ -91,11 +100,24 @@ export class JobQueue {
         prepare(this.db, "UPDATE jobs SET lease_until = ?, attempts = attempts + 1 WHERE id = ?").run(now + leaseMs, row.id);
         claimed.push(toJob({ ...row, attempts: row.attempts + 1 }));
       }
-      this.db.exec("COMMIT");
       return claimed;
-    } catch (error) {
-      this.db.exec("ROLLBACK");
-      throw error;
+    });
+  }
+
+  /**
+   * Runs fn in an IMMEDIATE transaction committed without waiting for the disk (synchronous =
+   * NORMAL, for this commit only). For the queue's own bookkeeping that is enough: in WAL mode a
+   * commit survives kill -9 either way (it is in the OS's cache), and what a power loss could take
+   * (a lease, a job's outcome) only makes at-least-once work run again, never loses it. The next
+   * FULL commit of any write flushes it as well. Waiting for the disk here was most of a
+   * delivery's cost (server/README.md, webhook benchmark).
+   */
+  bookkeeping<T>(fn: () => T): T {
+    this.db.exec("PRAGMA synchronous = NORMAL");
+    try {
+      return transaction(this.db, fn);
+    } finally {
+      this.db.exec(`PRAGMA synchronous = ${this.synchronous}`);
     }
   }
 
