@@ -18,7 +18,7 @@ describe("correct fixture", () => {
   test.each([1, 2, 3, 4, 5])("platform contract, seed %i: no check fires", async (seed) => {
     const f = await startPlatform();
     started.push(f);
-    const r = await run({ spec: CONTRACT_PATH, baseUrl: f.server.url, config: f.config, checks: ["all"], maxExamples: 4, seed });
+    const r = await run({ spec: CONTRACT_PATH, baseUrl: f.server.url, config: f.config, checks: ["all"], maxExamples: 4, seed, strictCoverage: true });
     expect(describeFailures(r)).toBe("");
     expect(r.ledger.totals().passed).toBeGreaterThan(400);
   });
@@ -49,6 +49,7 @@ describe("broken servers", () => {
       includeOperationId: broken.operations,
       maxExamples: 10,
       seed: 1,
+      strictCoverage: true,
     });
     expect(r.ledger.failures.map((x) => x.check)).toContain(broken.check);
   });

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { ContractError } from "./engine/load-contract.ts";
 import { ALL_PHASES, run, type RunOptions } from "./engine/runner.ts";
 import type { Mode, Phase } from "./engine/types.ts";
-import { renderCoverage, renderFailures, summaryLine } from "./reports/console.ts";
+import { renderCoverage, renderFailures, renderWarnings, summaryLine } from "./reports/console.ts";
 import { htmlReport } from "./reports/html.ts";
 import { jsonReport } from "./reports/json.ts";
 import { junitReport } from "./reports/junit.ts";
@@ -21,7 +21,7 @@ const USAGE = `usage: platform-conformance run --base-url URL [options]
 options: --spec FILE --config FILE --checks a,b --exclude-checks a,b --phases examples,coverage,fuzzing,stateful
   --mode positive|negative|all --include-path P --exclude-path P --include-operation-id ID --exclude-operation-id ID
   --include-tag T --exclude-tag T --max-examples N --seed N --max-failures N -H "Name: value" --rate-limit 100/m
-  --workers N --report junit,json,html --report-dir DIR`;
+  --workers N --report junit,json,html --report-dir DIR --strict-coverage (an operation that never reached a documented 2xx fails)`;
 
 const list = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((s) => String(s).split(",")).map((s) => s.trim()).filter(Boolean);
 
@@ -42,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
         "max-examples": { type: "string", short: "n" }, seed: { type: "string" }, "max-failures": { type: "string" },
         header: { type: "string", short: "H", multiple: true }, "rate-limit": { type: "string" }, workers: { type: "string", short: "w" },
         report: { type: "string" }, "report-dir": { type: "string" }, help: { type: "boolean", short: "h" },
+        "strict-coverage": { type: "boolean" },
       },
     });
   } catch (error) {
@@ -85,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
       includePath: v["include-path"], excludePath: v["exclude-path"], includeOperationId: list(v["include-operation-id"]),
       excludeOperationId: list(v["exclude-operation-id"]), includeTag: v["include-tag"], excludeTag: v["exclude-tag"],
       maxExamples: int("max-examples", v["max-examples"]), seed: int("seed", v.seed), maxFailures: int("max-failures", v["max-failures"]),
-      headers, rateLimit: v["rate-limit"], workers: int("workers", v.workers),
+      headers, rateLimit: v["rate-limit"], workers: int("workers", v.workers), strictCoverage: Boolean(v["strict-coverage"]),
       onProgress(phase, done, total) {
         if (tty) {
           const width = 30;
@@ -110,6 +111,8 @@ export async function main(argv: string[]): Promise<number> {
     const failures = renderFailures(result);
     if (failures) console.log(failures);
     console.log(renderCoverage(result));
+    const warnings = renderWarnings(result);
+    if (warnings) console.log(warnings);
     console.log(summaryLine(result));
     return result.ledger.failures.length ? 1 : 0;
   } catch (error) {

@@ -13,6 +13,7 @@ import { responseHeadersConformance } from "./response-headers-conformance.ts";
 import { responseSchemaConformance } from "./response-schema-conformance.ts";
 import { scopeEnforcement } from "./scope-enforcement.ts";
 import { statusCodeConformance } from "./status-code-conformance.ts";
+import { successCoverage } from "./success-coverage.ts";
 import { tenantIsolation } from "./tenant-isolation.ts";
 import { unsupportedMethod } from "./unsupported-method.ts";
 import { useAfterFree } from "./use-after-free.ts";
@@ -36,4 +37,5 @@ export const allChecks: Check[] = [
   errorBodyConformance,
   rateLimitConformance,
   webhookSignatureConformance,
+  successCoverage,
 ];

@@ -1,16 +1,13 @@
-// After a successful DELETE the resource is gone: reading it must answer 404 and its list must no
-// longer mention it. DELETEs that are state transitions (cancel keeps a message readable) are
+// After a successful DELETE the resource is gone, for every way of addressing it: the same DELETE
+// again, every other documented operation on its path and below it (a sub-resource list, a state
+// change such as /shared, a member to add), and its readers answer 404 (or 410); its list no
+// longer mentions it. DELETEs that are state transitions (cancel keeps a message readable) are
 // recognised by a `status` property in their response, or marked `softDelete` in the config.
-import type { Check } from "../engine/check-api.ts";
-import { createdId, createResource, isPaginated, linkedCase, listMentions } from "../engine/stateful.ts";
-import type { Finding, Operation } from "../engine/types.ts";
+import type { Check, CheckContext } from "../engine/check-api.ts";
+import { createdId, createResource, isPaginated, isSoftDelete, linkedCase, listMentions } from "../engine/stateful.ts";
+import type { Case, Finding, Operation } from "../engine/types.ts";
 
-function isSoftDelete(op: Operation, configured: boolean | undefined): boolean {
-  if (configured !== undefined) return configured;
-  const ok = op.responses.find((r) => r.status.startsWith("2"));
-  const schema: any = ok && Object.values(ok.content)[0]?.schema;
-  return Boolean(schema?.properties?.status);
-}
+const GONE = new Set([404, 410]);
 
 export const useAfterFree: Check = {
   name: "use_after_free",
@@ -29,13 +26,23 @@ export const useAfterFree: Check = {
     const gone = await ctx.send(deleter.operation, del, { phase: "stateful" });
     if (gone.response.status < 200 || gone.response.status >= 300) return null;
     const findings: Finding[] = [];
+    const expectGone = async (target: Operation, c: Case) => {
+      const ex = await ctx.send(target, c, { phase: "stateful" });
+      const status = ex.response.status;
+      if (!GONE.has(status) && status !== 429) {
+        findings.push({ message: `${target.id} answered ${status} after ${deleter.operation.id} deleted the resource`, expected: "404", got: String(status), request: ex.request, status });
+      }
+    };
+    await expectGone(deleter.operation, del);
     for (const target of res.readers) {
       const c = linkedCase(ctx, target, created.env);
-      if (!c) continue;
-      const ex = await ctx.send(target.operation, c, { phase: "stateful" });
-      if (ex.response.status !== 404 && ex.response.status !== 410) {
-        findings.push({ message: `${target.operation.id} answered ${ex.response.status} after ${deleter.operation.id} deleted it`, expected: "404", got: String(ex.response.status), request: ex.request, status: ex.response.status });
-      }
+      if (c) await expectGone(target.operation, c);
+    }
+    const addressed = new Set([deleter.operation.id, ...res.readers.map((r) => r.operation.id)]);
+    for (const other of operationsUnder(ctx, deleter.operation)) {
+      if (addressed.has(other.id)) continue;
+      const c = caseAddressing(ctx, other, deleter.operation, del);
+      if (c) await expectGone(other, c);
     }
     const id = createdId(res, created.env);
     if (res.lister && id !== undefined && !isPaginated(res.lister) && !res.lister.parameters.some((p) => p.in === "path")) {
@@ -50,3 +57,18 @@ export const useAfterFree: Check = {
     return findings;
   },
 };
+
+/** Documented operations on the deleter's path or below it. */
+function operationsUnder(ctx: CheckContext, deleter: Operation): Operation[] {
+  return ctx.contract.operations.filter(
+    (o) => (o.path === deleter.path || o.path.startsWith(`${deleter.path}/`)),
+  );
+}
+
+/** A valid case for `op` whose path parameters shared with the deleter name the deleted resource. */
+function caseAddressing(ctx: CheckContext, op: Operation, deleter: Operation, del: Case): Case | undefined {
+  const c = ctx.sampleCase(op, 31);
+  if (!c) return undefined;
+  const shared = deleter.parameters.filter((p) => p.in === "path").map((p) => p.name);
+  return { ...c, pathParams: { ...c.pathParams, ...Object.fromEntries(shared.map((n) => [n, del.pathParams[n]])) } };
+}

@@ -17,7 +17,7 @@ export interface CaseOptions {
 }
 
 function paramArb(p: Parameter, opts: CaseOptions): fc.Arbitrary<unknown> {
-  if (opts.overrides && p.name in opts.overrides && validateParam(p.schema, serializeParam(opts.overrides[p.name]))) {
+  if (opts.overrides && Object.hasOwn(opts.overrides, p.name) && validateParam(p.schema, serializeParam(opts.overrides[p.name]))) {
     return fc.constant(opts.overrides[p.name]);
   }
   let schema: any = p.schema;
@@ -41,7 +41,7 @@ export function usableOverrides(op: Operation, overrides: Record<string, unknown
   const props: Record<string, any> = (op.body.schema as any)?.properties ?? {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(overrides)) {
-    if (!(k in props) || validate(props[k], v).valid) out[k] = v;
+    if (!Object.hasOwn(props, k) || validate(props[k], v).valid) out[k] = v;
   }
   return out;
 }

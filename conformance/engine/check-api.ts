@@ -14,6 +14,10 @@ export interface SendOptions {
   phase?: Phase;
   /** not shown to the response checks (shrinking replays judge one check themselves) */
   silent?: boolean;
+  /** the suite deleting what it created (engine/cleanup.ts): not freshened, never cleaned up itself */
+  cleanup?: boolean;
+  /** keep what this creates until `flushCleanup(keep)` (parents the cases of an operation use) */
+  keep?: string;
 }
 
 export interface KeyProvider {
@@ -38,6 +42,8 @@ export interface CheckContext {
   /** a seeded positive case for the operation, fixtures applied */
   sampleCase(op: Operation, salt?: number): Case | undefined;
   operation(id: string): Operation | undefined;
+  /** deletes what the stateful phase created and kept (engine/cleanup.ts) */
+  flushCleanup(owner?: string): Promise<void>;
 }
 
 export interface Check {
@@ -50,6 +56,13 @@ export interface Check {
   phase?: Phase;
   /** opt-in checks run only when named with --checks */
   optIn?: boolean;
+  /**
+   * Failures only under --strict-coverage; otherwise its findings are printed as warnings, like
+   * Schemathesis' "all responses were 4xx".
+   */
+  strictOnly?: boolean;
   response?(ctx: CheckContext, ex: Exchange): Finding[] | null;
+  /** runs once per operation after every phase, on what the run saw of it */
+  final?(ctx: CheckContext, op: Operation, seen: { cases: number; statuses: Map<number, number> }): Finding[] | null;
   probe?(ctx: CheckContext, op: Operation): Promise<Finding[] | null>;
 }

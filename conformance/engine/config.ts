@@ -18,6 +18,11 @@ export interface OperationConfig {
   /** DELETE keeps the resource readable (cancel, archive) */
   softDelete?: boolean;
   skip?: boolean;
+  /**
+   * Fixture values for this operation only, over `values`: a resource only the console or the
+   * outside world makes (a scheduled message to cancel, a received message, a recorded delivery).
+   */
+  values?: Record<string, unknown>;
 }
 
 export interface WebhookConfig {
@@ -102,4 +107,16 @@ export function scopedKeyMaker(cfg: ResolvedConfig): (scopes: string[]) => Promi
     }
     return cache.get(id)!;
   };
+}
+
+const perOperation = new WeakMap<ResolvedConfig, Map<string, Record<string, unknown>>>();
+
+/** The fixture values one operation's cases use: the global ones with the operation's own on top. */
+export function valuesFor(cfg: ResolvedConfig, operationId: string): Record<string, unknown> {
+  let byOp = perOperation.get(cfg);
+  if (!byOp) perOperation.set(cfg, (byOp = new Map()));
+  let values = byOp.get(operationId);
+  // One object per operation, so generators cached by their fixture set are built once.
+  if (!values) byOp.set(operationId, (values = cfg.operations[operationId]?.values ? { ...cfg.values, ...cfg.operations[operationId].values } : cfg.values));
+  return values;
 }

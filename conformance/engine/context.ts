@@ -2,9 +2,11 @@
 // sample cases, keys and the resource graph.
 import fc from "fast-check";
 import { authHeaders } from "./auth.ts";
+import { Cleanup } from "./cleanup.ts";
+import { FreshValues } from "./fresh-values.ts";
 import { positiveCaseArb } from "./case-arbitrary.ts";
 import type { CheckContext, KeyProvider, SendOptions } from "./check-api.ts";
-import { scopedKeyMaker, type ResolvedConfig } from "./config.ts";
+import { scopedKeyMaker, valuesFor, type ResolvedConfig } from "./config.ts";
 import { applyAfter, applyBefore, type Hooks } from "./hooks.ts";
 import type { HttpClient } from "./http-client.ts";
 import type { Ledger } from "./ledger.ts";
@@ -35,6 +37,8 @@ export function createContext(deps: ContextDeps): CheckContext {
     lowLimit: config.keys?.lowLimit,
     invalid: config.keys?.invalid ?? "invalid_key_0000000000000000",
   };
+  const fresh = new FreshValues([config.values, ...Object.values(config.operations).map((o) => o.values ?? {})]);
+  const cleanup = new Cleanup();
   const ctx: CheckContext = {
     contract,
     config,
@@ -45,13 +49,14 @@ export function createContext(deps: ContextDeps): CheckContext {
     operation: (id) => byId.get(id),
     sampleCase(op, salt = 0) {
       try {
-        return fc.sample(positiveCaseArb(op, { overrides: config.values }), { seed: deps.seed + salt, numRuns: 1 })[0];
+        return fc.sample(positiveCaseArb(op, { overrides: valuesFor(config, op.id) }), { seed: deps.seed + salt, numRuns: 1 })[0];
       } catch {
         return undefined; // the schema admits no value the generator can find
       }
     },
+    flushCleanup: (owner = "stateful") => cleanup.flush(ctx, owner),
     async send(op: Operation, c0: Case, opts: SendOptions = {}): Promise<Exchange> {
-      const c = opts.probe ? c0 : await applyBefore(deps.hooks, op, c0);
+      const c = opts.probe || opts.cleanup ? c0 : await applyBefore(deps.hooks, op, fresh.freshen(op, c0, valuesFor(config, op.id)));
       const key = opts.key === undefined ? keys.all : opts.key;
       const defaults = { ...deps.headers, ...authHeaders(contract, op, key) };
       const request = prepareRequest(deps.baseUrl, op, c, defaults);
@@ -75,6 +80,12 @@ export function createContext(deps: ContextDeps): CheckContext {
       ledger.exchange(ex);
       if (!opts.probe) await applyAfter(deps.hooks, ex);
       if (!opts.silent) deps.observe(ex);
+      if (!opts.cleanup) {
+        const created = cleanup.created(ctx, ex);
+        const owner = opts.keep ?? (ex.phase === "stateful" ? "stateful" : undefined);
+        if (created && owner) cleanup.defer(created, owner);
+        else if (created) await cleanup.delete(ctx, created, ex.phase);
+      }
       return ex;
     },
   };

@@ -38,7 +38,7 @@ export function coverageCases(op: Operation, mode: Mode, seed: number, opts: Cas
     out.push(base);
     for (const p of op.parameters) {
       const bag = caseField(p);
-      if (opts.overrides && p.name in opts.overrides) continue;
+      if (opts.overrides && Object.hasOwn(opts.overrides, p.name)) continue;
       for (const v of boundaryValues(p.schema)) keep({ ...base, [bag]: { ...base[bag], [p.name]: v } });
     }
     // Every branch's properties: boundaries that do not fit the base case's branch are dropped by keep().
@@ -48,7 +48,7 @@ export function coverageCases(op: Operation, mode: Mode, seed: number, opts: Cas
       // The smallest body the contract allows: servers often trip on absent optional fields.
       keep({ ...base, body: Object.fromEntries(Object.entries(base.body).filter(([k]) => required.includes(k))) });
       for (const [name, prop] of props) {
-        if (opts.overrides && name in opts.overrides) continue;
+        if (opts.overrides && Object.hasOwn(opts.overrides, name)) continue;
         for (const v of boundaryValues(prop)) keep({ ...base, body: { ...(base.body as object), [name]: v } });
       }
     }

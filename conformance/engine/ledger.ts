@@ -16,6 +16,8 @@ export interface OperationCoverage {
 export class Ledger {
   outcomes = new Map<string, Map<string, Outcome>>();
   failures: Failure[] = [];
+  /** findings of strict-only checks in a run without --strict-coverage */
+  warnings: Failure[] = [];
   coverage = new Map<string, OperationCoverage>();
   requests = 0;
 

@@ -60,6 +60,11 @@ export function buildResourceGraph(contract: Contract): ResourceGraph {
   return {
     resources,
     parentFor(op, param) {
+      // A link says it outright (sendMail's answer fills cancelMessage's {id}); else the path shape.
+      const linked = resources.find(
+        (r) => r.creator.id !== op.id && [...r.readers, ...r.deleters].some((t) => t.operation.id === op.id && String(t.parameters[param] ?? "").startsWith("$response.body")),
+      );
+      if (linked) return linked;
       return resources.find((r) => {
         const marker = `{${param}}`;
         const cut = op.path.indexOf(marker);

@@ -156,11 +156,35 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
   for (const [name, prop] of Object.entries<any>(s.properties ?? {})) {
     // The server owns readOnly properties; a client that sends them is not exercising the contract.
     if (prop?.readOnly && !required.includes(name)) continue;
-    if (opts.overrides && name in opts.overrides) record[name] = fc.constant(opts.overrides[name]);
+    if (opts.overrides && Object.hasOwn(opts.overrides, name)) record[name] = fc.constant(opts.overrides[name]);
     else record[name] = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(prop, opts, depth + 1);
   }
   for (const name of required) if (!(name in record)) record[name] = anyJson(depth + 1);
-  return fc.record(record, { requiredKeys: required.filter((r) => r in record) }) as fc.Arbitrary<Record<string, unknown>>;
+  const declared = fc.record(record, { requiredKeys: required.filter((r) => r in record) }) as fc.Arbitrary<Record<string, unknown>>;
+  const extra = undeclaredKeys(s);
+  if (!extra.length || depth >= MAX_DEPTH) return declared;
+  // Where the schema lets undeclared properties through, a valid value may carry some, and the
+  // names that trip naive JSON handling (__proto__, constructor) are among them.
+  const value = s.additionalProperties && typeof s.additionalProperties === "object" ? arbitraryFor(s.additionalProperties, opts, depth + 1) : anyJson(depth + 1);
+  return fc
+    // Not fc.uniqueArray over the names: its uniqueness bookkeeping treats "constructor" as seen.
+    .tuple(declared, fc.option(fc.subarray(extra, { minLength: 1, maxLength: 2 }).chain((keys) => fc.tuple(...keys.map((k) => value.map((v): [string, unknown] => [k, v])))), { freq: 3 }))
+    .map(([obj, more]) => withOwnProperties(obj, more ?? []));
+}
+
+/** Property names that JSON parsers and object merges get wrong, plus an ordinary one. */
+export const TRICKY_PROPERTY_NAMES = ["__proto__", "constructor", "prototype", "x-undeclared"];
+
+function undeclaredKeys(s: any): string[] {
+  if (s.additionalProperties === false || s.unevaluatedProperties === false || s.patternProperties) return [];
+  return TRICKY_PROPERTY_NAMES.filter((k) => !Object.hasOwn(s.properties ?? {}, k));
+}
+
+/** Adds keys as own data properties: `obj["__proto__"] = v` would set the prototype instead. */
+export function withOwnProperties(obj: Record<string, unknown>, entries: [string, unknown][]): Record<string, unknown> {
+  const out = { ...obj };
+  for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 /**

@@ -26,6 +26,25 @@ export async function caseWithParents(ctx: CheckContext, op: Operation, salt: nu
   return c;
 }
 
+/**
+ * Values for an operation's path parameters that name resources a creator makes (a mailbox id for
+ * /mailboxes/{id}/shared): one live resource per parameter, created now and kept for `keep`, so
+ * generated cases reach the operation's success path instead of only its 404.
+ */
+export async function liveParentValues(ctx: CheckContext, op: Operation, keep: string, skip: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const p of op.parameters.filter((p) => p.in === "path" && !(p.name in skip))) {
+    const parent = ctx.resources.parentFor(op, p.name);
+    if (!parent) continue;
+    const created = await createResource(ctx, parent, { keep });
+    if (!created) continue;
+    const target = parent.readers[0] ?? parent.deleters[0];
+    const value = evaluateExpression(target?.parameters[p.name] ?? "$response.body#/id", created.env);
+    if (value !== undefined) out[p.name] = value;
+  }
+  return out;
+}
+
 /** Tries a few seeded cases until the creator answers 2xx; undefined when it never does. */
 export async function createResource(ctx: CheckContext, res: Resource, opts: SendOptions = {}, depth = 0): Promise<Created | undefined> {
   for (let salt = 0; salt < 3; salt++) {
@@ -81,4 +100,12 @@ export function listMentions(body: unknown, id: unknown): boolean {
 
 export function isPaginated(op: Operation): boolean {
   return op.parameters.some((p) => p.in === "query" && /^(limit|offset|page|cursor|per_page|pageSize)$/i.test(p.name));
+}
+
+/** A DELETE that is a state change (cancel keeps a message readable): a `status` in its answer, or `softDelete` in the config. */
+export function isSoftDelete(op: Operation, configured: boolean | undefined): boolean {
+  if (configured !== undefined) return configured;
+  const ok = op.responses.find((r) => r.status.startsWith("2"));
+  const schema: any = ok && Object.values(ok.content)[0]?.schema;
+  return Boolean(schema?.properties?.status);
 }

@@ -30,6 +30,11 @@ export function renderCoverage(result: RunResult): string {
   return lines.join("\n");
 }
 
+/** Findings of strict-only checks when the run is not strict (success paths never reached). */
+export function renderWarnings(result: RunResult): string {
+  return result.ledger.warnings.map((w) => `WARNING ${w.check} ${w.operation}: ${w.message} (fails under --strict-coverage)`).join("\n");
+}
+
 export function summaryLine(result: RunResult): string {
   const { passed, failed } = result.ledger.totals();
   return `${passed} passed, ${failed} failed`;

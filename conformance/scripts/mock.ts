@@ -13,6 +13,7 @@ export const STATELESS_CHECKS = [
   "response_headers_conformance",
   "response_schema_conformance",
   "unsupported_method",
+  "success_coverage",
 ];
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -31,7 +32,7 @@ if (!(await waitForHttp(`http://127.0.0.1:${port}/v1/groups`, 60_000, () => aliv
 }
 const code = await main([
   "run", "--base-url", `http://127.0.0.1:${port}`, "--checks", STATELESS_CHECKS.join(","), "--phases", "examples,coverage,fuzzing",
-  "--mode", "positive", "-H", `Authorization: Bearer platform_sk_${"0".repeat(32)}`, ...process.argv.slice(2),
+  "--mode", "positive", "--strict-coverage", "-H", `Authorization: Bearer platform_sk_${"0".repeat(32)}`, ...process.argv.slice(2),
 ]);
 prism.kill("SIGTERM");
 process.exit(code);

@@ -13,6 +13,7 @@ try {
   console.error(`conformance:reference: ${error.message}`);
   process.exit(3);
 }
-const code = await main(["run", "--config", reference.configFile, ...process.argv.slice(2)]);
+// Every operation must reach its success path: a run that never saw a create succeed proves nothing.
+const code = await main(["run", "--config", reference.configFile, "--strict-coverage", ...process.argv.slice(2)]);
 await reference.stop();
 process.exit(code);
