@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import nodemailer from "nodemailer";
-import { READING_FIXTURE_ENV, type ReadingFixture } from "./reference-hooks.ts";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { freePort, waitForHttp } from "./free-port.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -69,11 +70,11 @@ export async function startReference(): Promise<Reference> {
     };
     await call("POST", "/v1/maildomains", { name: zone });
     const created = await call("POST", "/v1/mailboxes", { name: mailbox, domain: zone, password: "conformance-password" });
-    return { id, key, zone, address: `${mailbox}@${zone}`, mailboxId: created.id };
+    return { id, key, zone, address: `${mailbox}@${zone}`, mailboxId: created.id, call };
   }
 
   /** Mail in the first project's mailbox, delivered as any MTA would, for the reading operations. */
-  async function deliverReadingFixture(address: string, mailboxId: string): Promise<ReadingFixture> {
+  async function deliverReadingFixture(address: string, mailboxId: string): Promise<{ mailboxId: string; messageIds: string[]; rfcMessageIds: string[] }> {
     const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, tls: { rejectUnauthorized: false } });
     const rfcMessageIds = ["first", "second", "third"].map((n) => `conformance-${n}@sender.test`);
     try {
@@ -91,7 +92,14 @@ export async function startReference(): Promise<Reference> {
 
   const a = await project("conformance-a", "conf-a.test", "alice");
   const b = await project("conformance-b", "conf-b.test", "bob");
-  process.env[READING_FIXTURE_ENV] = JSON.stringify(await deliverReadingFixture(a.address, a.mailboxId));
+  // A subscription that hears the fixture mail arrive, so a delivery exists to list and redeliver.
+  const receiver = http.createServer((req, res) => req.resume().on("end", () => res.writeHead(204).end()));
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  receiver.unref();
+  const hook = await a.call("POST", "/v1/webhooks", { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/fixture`, events: ["mail.received"] });
+  const reading = await deliverReadingFixture(a.address, a.mailboxId);
+  const deliveries = (await a.call("GET", `/v1/webhooks/${hook.id}/deliveries`, undefined)) as unknown as { deliveries: { id: number }[] };
+  if (!deliveries.deliveries.length) throw new ReferenceUnavailable("fixture mail caused no webhook delivery");
   const lowLimit = lastWord(await console_(`keys create --project ${a.id} --scopes all --rate-limit 5`));
   const configFile = path.join(dataDir, "conformance.config.json");
   writeFileSync(configFile, JSON.stringify({
@@ -104,7 +112,13 @@ export async function startReference(): Promise<Reference> {
     },
     values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone] },
     webhooks: { subscribe: "createWebhook", trigger: { operationId: "sendMail", event: "mail.delivered" }, deliveries: "listWebhookDeliveries" },
-    hooks: path.join(root, "conformance/scripts/reference-hooks.ts"),
+    // What only the outside world makes: received mail (over SMTP above) and a recorded delivery.
+    operations: {
+      listMailboxMessages: { values: { id: reading.mailboxId } },
+      getMailboxMessage: { values: { id: reading.mailboxId, msgId: reading.messageIds[0] } },
+      findMailboxMessage: { values: { id: reading.mailboxId, value: `<${reading.rfcMessageIds[0]}>` } },
+      redeliverWebhookDelivery: { values: { id: hook.id, deliveryId: deliveries.deliveries[0].id } },
+    },
   }, null, 2));
   // DATA_DIR must reach the console the suite runs for scoped keys.
   process.env.DATA_DIR = dataDir;
