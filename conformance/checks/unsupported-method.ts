@@ -36,7 +36,7 @@ export const unsupportedMethod: Check = {
       const allow = ex.response.headers.allow;
       if (method === "OPTIONS" && status >= 200 && status < 300 && allow) continue;
       if (status !== 405) findings.push({ message: `${method} ${op.path} answered ${status}`, expected: "405", got: String(status), request: ex.request, status });
-      else if (!allow) findings.push({ title: "405 without Allow", message: `${method} ${op.path} answered 405 without an Allow header`, expected: `Allow: ${[...declared].filter((m) => m !== "HEAD" || declared.has("GET")).sort().join(", ")}`, got: "no Allow header", request: ex.request, status });
+      else if (!allow && ctx.config.requireAllowHeader !== false) findings.push({ title: "405 without Allow", message: `${method} ${op.path} answered 405 without an Allow header`, expected: `Allow: ${[...declared].filter((m) => m !== "HEAD" || declared.has("GET")).sort().join(", ")}`, got: "no Allow header", request: ex.request, status });
     }
     return findings;
   },

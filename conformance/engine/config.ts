@@ -60,6 +60,8 @@ export interface ConformanceConfig {
   operations?: Record<string, OperationConfig>;
   webhooks?: WebhookConfig;
   rateLimit?: { operationId?: string; maxRequests?: number };
+  /** a 405 must carry `Allow` (RFC 9110 15.5.6); default true. Prism's mock sends none. */
+  requireAllowHeader?: boolean;
   /** path to a hooks module, relative to the config file */
   hooks?: string;
 }
