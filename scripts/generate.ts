@@ -7,9 +7,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { stringify as toYaml } from "yaml";
+import { generateClientPackage } from "./client-package.ts";
 import { postprocess } from "./openapi/postprocess.ts";
 import { generateServerStubs, renderOpenapiTypes } from "./server-stubs/index.ts";
-import { renderTemplate } from "./template.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 type Doc = Record<string, any>;
@@ -72,13 +72,15 @@ export async function generate(outDir: string): Promise<void> {
     );
   });
 
-  await step("generated/client (openapi-fetch)", async () => {
-    const scopes = JSON.stringify(operationScopes(doc31), null, 2);
-    const client = await renderTemplate("client/index.ts.tpl", {
+  await step("generated/client (package, tsc)", async () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    await generateClientPackage({
+      outDir,
       version: doc31.info.version,
-      operationScopes: scopes,
+      operationScopes: JSON.stringify(operationScopes(doc31), null, 2),
+      openapiFetchVersion: pkg.dependencies["openapi-fetch"],
+      typesFile: join(outDir, "types/openapi.d.ts"),
     });
-    write(join(outDir, "client/index.ts"), client);
   });
 
   await step("generated/server (stubs)", () => generateServerStubs(doc31, join(outDir, "server")));

@@ -6,6 +6,7 @@ import { registerRoutes } from "../generated/server/register-routes.ts";
 import type { AuthContext } from "./auth/auth-context.ts";
 import { createAuthorize } from "./auth/authorize.ts";
 import { dnsRecordHandlers } from "./dns-records/handlers.ts";
+import { registerCors } from "./http/cors.ts";
 import { registerDocs } from "./http/docs.ts";
 import { groupHandlers } from "./groups/handlers.ts";
 import { mailboxReadingHandlers } from "./mailbox-reading/handlers.ts";
@@ -33,6 +34,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
     // Methods Node's parser refuses still get 405 or 404 with the error body (decision E4).
     clientErrorHandler,
   });
+  registerCors(app, s.config.corsOrigins);
   const limits = s.config.limits;
   const mailboxDeps = { mailboxes: s.mailboxes, mailDomains: s.mailDomains, limits };
   await registerRoutes<AuthContext>(

@@ -20,6 +20,8 @@ export interface ServerConfig {
   allowHttpLoopbackWebhooks: boolean;
   /** How long a webhook receiver has to answer an attempt (decision W2: 10 s). */
   webhookTimeoutMs: number;
+  /** Origins whose browser scripts may call the API (CORS); `*` for any, empty for none. */
+  corsOrigins: string[];
   /** Create the demo project and key on the first start. */
   demo: boolean;
   logLevel: string;
@@ -75,6 +77,7 @@ export const defaults: ServerConfig = {
   nameServers: ["ns1.platform.test", "ns2.platform.test"],
   allowHttpLoopbackWebhooks: false,
   webhookTimeoutMs: 10_000,
+  corsOrigins: [],
   demo: true,
   logLevel: "info",
   limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100 },
@@ -119,6 +122,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   if (env.RELAY_PORT) c.relay.port = intOf("RELAY_PORT", env.RELAY_PORT);
   if (env.RELAY_ALLOW_PRIVATE) c.relay.allowPrivate = flagOf("RELAY_ALLOW_PRIVATE", env.RELAY_ALLOW_PRIVATE);
   if (env.SMARTHOST) c.relay.smarthost = smarthostOf(env.SMARTHOST);
+  if (env.CORS_ORIGINS !== undefined) c.corsOrigins = env.CORS_ORIGINS.split(",").map((o) => o.trim()).filter(Boolean);
+  for (const origin of c.corsOrigins) {
+    if (origin !== "*" && originOf(origin) !== origin) throw new Error(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (or *)`);
+  }
   c.dataDir = path.resolve(cwd, c.dataDir);
   return c;
 }
@@ -162,4 +169,12 @@ function msOf(name: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 600_000) throw new Error(`${name} must be milliseconds from 1 to 600000, got ${value}`);
   return n;
+}
+
+function originOf(value: string): string | undefined {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
 }
