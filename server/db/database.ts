@@ -1,14 +1,15 @@
 // The embedded store: one SQLite file through node:sqlite (no native addon). WAL lets the
 // console and the server use the same file at once; synchronous=FULL makes an acknowledged
 // write survive kill -9 and power loss alike.
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { runMigrations } from "./migrations.ts";
 
 export function openDatabase(dataDir: string): DatabaseSync {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new DatabaseSync(path.join(dataDir, "platform.sqlite"));
+  const file = path.join(dataDir, "platform.sqlite");
+  restrictDataDir(dataDir, file);
+  const db = new DatabaseSync(file);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = FULL");
   db.exec("PRAGMA foreign_keys = ON");
@@ -29,4 +30,16 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
     db.exec("ROLLBACK");
     throw error;
   }
+}
+
+/**
+ * The data folder holds key hashes, sealed secrets and the server key: 0700 for the folder, 0600
+ * for the database. SQLite gives its -wal and -shm files the mode of the database file, so
+ * creating that file 0600 before SQLite does covers them; files of older installs are narrowed.
+ */
+function restrictDataDir(dataDir: string, file: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
 }
