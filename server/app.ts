@@ -8,6 +8,7 @@ import { createAuthorize } from "./auth/authorize.ts";
 import { dnsRecordHandlers } from "./dns-records/handlers.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerDocs } from "./http/docs.ts";
+import type { loggerOptions } from "./http/log-redaction.ts";
 import { groupHandlers } from "./groups/handlers.ts";
 import { mailboxReadingHandlers } from "./mailbox-reading/handlers.ts";
 import { mailboxHandlers } from "./mailboxes/handlers.ts";
@@ -22,7 +23,7 @@ export interface AppOptions {
   openapi: object;
   /** Base URL browsers reach this server at; known only after listen when the port is 0. */
   publicUrl: () => string;
-  logger?: boolean | { level: string };
+  logger?: boolean | ReturnType<typeof loggerOptions>;
 }
 
 export async function buildApp(s: Services, options: AppOptions): Promise<FastifyInstance> {

@@ -7,6 +7,7 @@ import { loadContract } from "./auth/scopes.ts";
 import type { ServerConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { trackConnections } from "./http/graceful-close.ts";
+import { loggerOptions } from "./http/log-redaction.ts";
 import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
 import type { Clock } from "./jobs/clock.ts";
@@ -57,7 +58,7 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
   const app = await buildApp(services, {
     openapi,
     publicUrl: () => config.publicUrl || url,
-    logger: options.logger ? { level: config.logLevel } : false,
+    logger: options.logger ? loggerOptions(config.logLevel) : false,
   });
   const connections = trackConnections(app.server, SHUTDOWN_GRACE_MS);
   const address = await app.listen({ host: config.host, port: config.port });
