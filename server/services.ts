@@ -112,7 +112,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     keys: new CachedKeyRepository(new SqliteKeyRepository(db), otherWriterWatcher(db)),
     limiter: new FixedWindowRateLimiter(),
     zones: new SqliteDnsRecordRepository(db),
-    mailDomains: new SqliteMailDomainRepository(db),
+    mailDomains: new SqliteMailDomainRepository(db, secrets),
     mailboxes,
     webmail: new SqliteWebmailRepository(db),
     messages: mailboxMessageStore(mailboxMessages),

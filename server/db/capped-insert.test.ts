@@ -12,6 +12,7 @@ import { JobQueue } from "../jobs/job-queue.ts";
 import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
 import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
 import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { SecretBox } from "../secrets/secret-box.ts";
 import { SqliteWebhookRepository } from "../webhooks/sqlite-webhook-repository.ts";
 import { CapReachedError } from "./capped-insert.ts";
 import { openDatabase } from "./database.ts";
@@ -20,11 +21,12 @@ let dir: string;
 let db: DatabaseSync;
 let projectId: string;
 let domainId: string;
+const box = new SecretBox(Buffer.alloc(32, 7));
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "caps-"));
   db = openDatabase(dir);
   projectId = (await new SqliteProjectRepository(db).create("caps")).id;
-  const domain = await new SqliteMailDomainRepository(db).create({
+  const domain = await new SqliteMailDomainRepository(db, box).create({
     projectId, name: "caps.test", dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t",
   });
   domainId = domain!.id;
@@ -53,7 +55,7 @@ const cases: [string, (i: number, cap: number) => Promise<unknown>, () => number
     () => count("SELECT COUNT(*) AS n FROM webhooks")],
   ["records", (i, cap) => new SqliteDnsRecordRepository(db).insertRecord("caps.test", { name: `n${i}`, type: "TXT", data: `v${i}`, priority: null, ttl: 3600 }, cap),
     () => count("SELECT COUNT(*) AS n FROM dns_records")],
-  ["mail domains", (i, cap) => new SqliteMailDomainRepository(db).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
+  ["mail domains", (i, cap) => new SqliteMailDomainRepository(db, box).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
     () => count("SELECT COUNT(*) AS n FROM mail_domains")],
 ];
 

@@ -4,6 +4,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { loadServerKey } from "../secrets/server-key.ts";
 import { runMigrations } from "./migrations.ts";
 
 export function openDatabase(dataDir: string): DatabaseSync {
@@ -15,7 +16,9 @@ export function openDatabase(dataDir: string): DatabaseSync {
   db.exec("PRAGMA foreign_keys = ON");
   // The console and the server may write at the same moment; wait instead of failing.
   db.exec("PRAGMA busy_timeout = 5000");
-  runMigrations(db);
+  const ran = runMigrations(db, undefined, { serverKey: () => loadServerKey(dataDir) });
+  // A migration may have rewritten secrets: leave no older page of them in the WAL.
+  if (ran.length) db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   return db;
 }
 

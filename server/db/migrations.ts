@@ -7,6 +7,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
 import { eventMigrations } from "../events/migrations.ts";
 import { jobMigrations } from "../jobs/migrations.ts";
+import { sealDkimPrivateKeys } from "../maildomains/migrations.ts";
 import { mailboxMessageMigrations } from "../mailbox-reading/migrations.ts";
 import { mailSendingMigrations } from "../mail-sending/migrations.ts";
 import { webhookDeliveryMigrations } from "../webhooks/migrations.ts";
@@ -15,7 +16,20 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Data changes SQL alone cannot make (sealing with the server key); runs after `sql`, in its transaction. */
+  up?: (db: DatabaseSync, context: MigrationContext) => void;
 }
+
+export interface MigrationContext {
+  /** The server key (server/secrets/server-key.ts), read only when a migration needs it. */
+  serverKey: () => Buffer;
+}
+
+const noContext: MigrationContext = {
+  serverKey: () => {
+    throw new Error("this migration needs the server key; open the database with openDatabase");
+  },
+};
 
 export const migrations: Migration[] = [
   {
@@ -122,13 +136,14 @@ export const migrations: Migration[] = [
       );`,
   },
   { version: 5, name: "job queue", sql: jobMigrations },
+  sealDkimPrivateKeys,
   { version: 10, name: "event outbox", sql: eventMigrations },
   { version: 11, name: "webhook delivery schedule", sql: webhookDeliveryMigrations },
   { version: 40, name: "received mail", sql: mailboxMessageMigrations },
   { version: 20, name: "outgoing mail", sql: mailSendingMigrations },
 ];
 
-export function runMigrations(db: DatabaseSync, list: Migration[] = migrations): number[] {
+export function runMigrations(db: DatabaseSync, list: Migration[] = migrations, context: MigrationContext = noContext): number[] {
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   const applied = new Set(
     (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
@@ -144,6 +159,7 @@ export function runMigrations(db: DatabaseSync, list: Migration[] = migrations):
         continue;
       }
       db.exec(m.sql);
+      m.up?.(db, context);
       db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
       db.exec("COMMIT");
       ran.push(m.version);

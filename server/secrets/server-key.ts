@@ -1,4 +1,4 @@
-// The server key encrypts stored secrets (webhook signing secrets). It comes from
+// The server key encrypts stored secrets (webhook signing secrets, DKIM private keys). It comes from
 // PLATFORM_SERVER_KEY (base64, 32 bytes) or is created once in the data folder with mode 0600,
 // so a copied database alone does not reveal the secrets.
 import { randomBytes } from "node:crypto";
