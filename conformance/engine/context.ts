@@ -9,6 +9,7 @@ import type { CheckContext, KeyProvider, SendOptions } from "./check-api.ts";
 import { scopedKeyMaker, valuesFor, type ResolvedConfig } from "./config.ts";
 import { applyAfter, applyBefore, type Hooks } from "./hooks.ts";
 import type { HttpClient } from "./http-client.ts";
+import { ServerUnreachable } from "./load-contract.ts";
 import type { Ledger } from "./ledger.ts";
 import { prepareRequest } from "./request.ts";
 import { buildResourceGraph } from "./resources.ts";
@@ -65,7 +66,11 @@ export function createContext(deps: ContextDeps): CheckContext {
       try {
         response = await client.send(request);
       } catch (error) {
-        // A dropped connection is the server failing, reported like a 5xx would be.
+        // A dropped connection on one input, while the server still answers others, is the server
+        // failing on that input, reported like a 5xx. A server that answers nothing at all is gone.
+        if (!(await answers(client, deps.baseUrl))) {
+          throw new ServerUnreachable(`the server at ${deps.baseUrl} stopped answering (${(error as Error).message}) after ${ledger.requests} requests; ${request.method} ${request.url} got no response`);
+        }
         response = { status: 599, headers: {}, text: String((error as Error).message), isJson: false };
       }
       const ex: Exchange = {
@@ -90,6 +95,19 @@ export function createContext(deps: ContextDeps): CheckContext {
     },
   };
   return ctx;
+}
+
+/** Whether anything answers at the base URL, any status: three tries over about a second. */
+async function answers(client: HttpClient, baseUrl: string): Promise<boolean> {
+  for (let i = 0; i < 3; i++) {
+    try {
+      await client.send({ method: "GET", url: baseUrl.replace(/\/+$/, "") + "/", headers: {} });
+      return true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  return false;
 }
 
 /** The error schema most 4xx/5xx responses of the contract share, if any. */

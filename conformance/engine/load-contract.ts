@@ -13,6 +13,14 @@ export class ContractError extends Error {
   override name = "ContractError";
 }
 
+/**
+ * The server stopped answering (or never did: a wrong port). Connection failures are not a status
+ * to judge: the run ends with exit 2, as Schemathesis does, instead of piling up "599" failures.
+ */
+export class ServerUnreachable extends ContractError {
+  override name = "ServerUnreachable";
+}
+
 export async function loadContract(location: string, scopeExtension = "x-platform-scope"): Promise<Contract> {
   let text: string;
   try {

@@ -59,7 +59,9 @@ export function integerBounds(s: any): { min: number; max: number } {
   let max = typeof s.maximum === "number" ? Math.floor(s.maximum) : 1_000_000;
   if (typeof s.exclusiveMinimum === "number") min = Math.max(min, Math.floor(s.exclusiveMinimum) + 1);
   if (typeof s.exclusiveMaximum === "number") max = Math.min(max, Math.ceil(s.exclusiveMaximum) - 1);
-  return { min, max };
+  // Bounds like ±9223372036854776000 (int64 in OpenAI's contract) are not integers JavaScript can
+  // count in; fc.integer never returns on them. Values are drawn from the safe range inside them.
+  return { min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) };
 }
 
 function integerArb(s: any): fc.Arbitrary<number> {
