@@ -51,8 +51,8 @@ export interface RelayConfig {
   name: string;
   /** Port of recipient MX hosts (25; tests point it at a loopback sink). */
   port: number;
-  /** Development and tests only: deliver to loopback and private MX addresses. */
-  allowPrivate: boolean;
+  /** Development and tests only: deliver to loopback MX addresses (RELAY_ALLOW_LOOPBACK). */
+  allowLoopback: boolean;
   /** Hand every message to this host instead of the recipients' MX. */
   smarthost?: { host: string; port: number; secure: boolean; requireTls: boolean; user?: string; pass?: string };
 }
@@ -82,7 +82,7 @@ export const defaults: ServerConfig = {
   logLevel: "info",
   limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100 },
   smtp: { enabled: true, host: "127.0.0.1", port: 2525, maxMessageBytes: 25 * 1024 * 1024, maxRecipients: 100, maxConnections: 200, idleTimeoutMs: 60_000 },
-  relay: { name: "", port: 25, allowPrivate: false },
+  relay: { name: "", port: 25, allowLoopback: false },
 };
 
 type Env = Record<string, string | undefined>;
@@ -120,7 +120,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   if (env.SMTP_ENABLED) c.smtp.enabled = flagOf("SMTP_ENABLED", env.SMTP_ENABLED);
   if (env.RELAY_NAME) c.relay.name = env.RELAY_NAME;
   if (env.RELAY_PORT) c.relay.port = intOf("RELAY_PORT", env.RELAY_PORT);
-  if (env.RELAY_ALLOW_PRIVATE) c.relay.allowPrivate = flagOf("RELAY_ALLOW_PRIVATE", env.RELAY_ALLOW_PRIVATE);
+  if (env.RELAY_ALLOW_LOOPBACK) c.relay.allowLoopback = flagOf("RELAY_ALLOW_LOOPBACK", env.RELAY_ALLOW_LOOPBACK);
   if (env.SMARTHOST) c.relay.smarthost = smarthostOf(env.SMARTHOST);
   if (env.CORS_ORIGINS !== undefined) c.corsOrigins = env.CORS_ORIGINS.split(",").map((o) => o.trim()).filter(Boolean);
   for (const origin of c.corsOrigins) {

@@ -141,7 +141,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     mailDomains: services.mailDomains,
     relayName: services.relayName,
     clock,
-    smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowPrivate: config.relay.allowPrivate, smarthost: config.relay.smarthost },
+    smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowLoopback: config.relay.allowLoopback, smarthost: config.relay.smarthost },
   }));
   return services;
 }

@@ -7,9 +7,10 @@
 // MX resolution is done here rather than with mx-connect: its licence (EUPL) is a copyleft we
 // would have to carry, and what it adds on top of `resolveMx` + `resolve4` (DANE, MTA-STS) is
 // not part of this issue; the resolver adapter already points at our own DNS server.
-import ipaddr from "ipaddr.js";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import type { DnsResolver } from "../dns/resolver.ts";
+import { checkAddress } from "./address-policy.ts";
+import { ConnectionCache } from "./smtp-connection-cache.ts";
 
 export interface SmarthostConfig {
   host: string;
@@ -27,8 +28,8 @@ export interface SmtpRelayOptions {
   port: number;
   /** Our name in EHLO. */
   heloName: string;
-  /** Development and tests: allow loopback and private MX addresses. */
-  allowPrivate: boolean;
+  /** Development and tests: allow loopback MX addresses (never other non-public ones). */
+  allowLoopback: boolean;
   smarthost?: SmarthostConfig;
   timeoutMs?: number;
 }
@@ -49,10 +50,13 @@ export type RelayResult =
   /** The domain cannot receive mail at all (no such domain, null MX, no usable address). */
   | { kind: "unroutable"; reply: string };
 
+/** Sessions kept open between messages to the same server, as an MTA's connection cache does. */
+const cache = new ConnectionCache();
+
 export async function relayMessage(o: SmtpRelayOptions, envelope: { from: string; to: string[] }, raw: Buffer): Promise<RelayResult> {
   if (o.smarthost) return deliverTo(o, o.smarthost.host, o.smarthost.host, envelope, raw, o.smarthost);
   const domain = envelope.to[0].slice(envelope.to[0].lastIndexOf("@") + 1);
-  const route = await mxRoute(o, domain);
+  const route = await cachedRoute(o, domain);
   if ("kind" in route) return route;
   let last: RelayResult = { kind: "deferred", reply: `no MX host of ${domain} answered` };
   for (const { host, address } of route.targets) {
@@ -61,6 +65,23 @@ export async function relayMessage(o: SmtpRelayOptions, envelope: { from: string
     if (last.kind !== "deferred" || last.code !== undefined) return last;
   }
   return last;
+}
+
+// Routes are kept for a minute, as a resolver's cache would (two lookups per message otherwise).
+// Only found routes are kept, so a domain that had no route is asked again on its next retry.
+const ROUTE_TTL_MS = 60_000;
+const routes = new Map<string, { at: number; targets: Target[] }>();
+
+async function cachedRoute(o: SmtpRelayOptions, domain: string): Promise<{ targets: Target[] } | RelayResult> {
+  const key = `${o.allowLoopback}:${domain.toLowerCase()}`;
+  const hit = routes.get(key);
+  if (hit && performance.now() - hit.at < ROUTE_TTL_MS) return { targets: hit.targets };
+  const route = await mxRoute(o, domain);
+  if ("targets" in route) {
+    if (routes.size > 10_000) routes.clear();
+    routes.set(key, { at: performance.now(), targets: route.targets });
+  }
+  return route;
 }
 
 interface Target {
@@ -91,50 +112,87 @@ async function mxRoute(o: SmtpRelayOptions, domain: string): Promise<{ targets: 
       continue;
     }
     for (const address of addresses) {
-      if (o.allowPrivate || ipaddr.parse(address).range() === "unicast") targets.push({ host, address });
-      else refused = `${host} resolves to the non-public address ${address}`;
+      const verdict = checkAddress(address, { allowLoopback: o.allowLoopback });
+      if (verdict.allowed) targets.push({ host, address });
+      else refused = `${host}: ${verdict.reason}, refused`;
     }
   }
   if (targets.length === 0) return refused ? { kind: "unroutable", reply: refused } : { kind: "deferred", reply: `no address for the MX hosts of ${domain}` };
   return { targets };
 }
 
-function deliverTo(o: SmtpRelayOptions, host: string, address: string, envelope: { from: string; to: string[] }, raw: Buffer, smarthost?: SmarthostConfig): Promise<RelayResult> {
+async function deliverTo(o: SmtpRelayOptions, host: string, address: string, envelope: { from: string; to: string[] }, raw: Buffer, smarthost?: SmarthostConfig): Promise<RelayResult> {
+  const port = smarthost?.port ?? o.port;
+  const key = `${address}:${port}:${host}`;
+  const reused = cache.take(key);
+  if (reused) {
+    const result = await sendOn(reused, host, envelope, raw);
+    // A cached session the server dropped meanwhile: not a byte was taken, open a fresh one.
+    if (!(result.kind === "deferred" && result.code === undefined)) return settle(key, reused, result);
+    reused.close();
+  }
+  let connection: SMTPConnection;
+  try {
+    connection = await open(o, host, address, port, smarthost);
+  } catch (error) {
+    return fromError(error as Error);
+  }
+  return settle(key, connection, await sendOn(connection, host, envelope, raw));
+}
+
+/** After a reply the session is still good (a refusal is about one message): keep it for the next. */
+function settle(key: string, connection: SMTPConnection, result: RelayResult): RelayResult {
+  if (result.kind === "accepted") cache.give(key, connection);
+  else if ("code" in result && result.code !== undefined && result.code !== 421) connection.reset((error) => (error ? connection.close() : cache.give(key, connection)));
+  else connection.close();
+  return result;
+}
+
+function open(o: SmtpRelayOptions, host: string, address: string, port: number, smarthost?: SmarthostConfig): Promise<SMTPConnection> {
   const timeout = o.timeoutMs ?? 60_000;
   const connection = new SMTPConnection({
     host: address,
-    port: smarthost?.port ?? o.port,
+    port,
     servername: host,
     name: o.heloName,
     secure: smarthost?.secure ?? false,
     requireTLS: smarthost?.requireTls ?? false,
     opportunisticTLS: !smarthost?.requireTls,
     tls: { rejectUnauthorized: Boolean(smarthost) },
-    allowInternalNetworkInterfaces: o.allowPrivate,
+    allowInternalNetworkInterfaces: o.allowLoopback,
     connectionTimeout: timeout,
     greetingTimeout: timeout,
     socketTimeout: timeout,
   });
-  return new Promise<RelayResult>((resolve) => {
-    let settled = false;
-    const finish = (result: RelayResult) => {
-      if (settled) return;
-      settled = true;
-      connection.quit();
-      resolve(result);
-    };
-    connection.on("error", (error) => finish(fromError(error)));
+  return new Promise((resolve, reject) => {
+    let connected = false;
+    // One listener for the connection's whole life: an idle cached session may fail any time.
+    connection.on("error", (error) => {
+      if (!connected) reject(error);
+      connection.close();
+    });
     connection.connect(() => {
-      const send = () =>
-        connection.send({ from: envelope.from, to: envelope.to }, raw, (error, info) => {
-          if (error) return finish(fromError(error));
-          finish({
-            kind: "accepted", host, reply: info.response, queueId: queueIdOf(info.response),
-            rejected: (info.rejectedErrors ?? []).map((e, i) => ({ rcpt: info.rejected[i], code: e.responseCode ?? 550, reply: e.response ?? e.message })),
-          });
-        });
-      if (smarthost?.user) connection.login({ user: smarthost.user, pass: smarthost.pass ?? "" }, (error) => (error ? finish(fromError(error)) : send()));
-      else send();
+      const ready = () => {
+        connected = true;
+        resolve(connection);
+      };
+      if (smarthost?.user) connection.login({ user: smarthost.user, pass: smarthost.pass ?? "" }, (error) => (error ? reject(error) : ready()));
+      else ready();
+    });
+  });
+}
+
+function sendOn(connection: SMTPConnection, host: string, envelope: { from: string; to: string[] }, raw: Buffer): Promise<RelayResult> {
+  return new Promise((resolve) => {
+    const onClose = () => resolve({ kind: "deferred", reply: "ECONNECTION: the connection closed" });
+    connection.once("end", onClose);
+    connection.send({ from: envelope.from, to: envelope.to }, raw, (error, info) => {
+      connection.removeListener("end", onClose);
+      if (error) return resolve(fromError(error));
+      resolve({
+        kind: "accepted", host, reply: info.response, queueId: queueIdOf(info.response),
+        rejected: (info.rejectedErrors ?? []).map((e, i) => ({ rcpt: info.rejected[i], code: e.responseCode ?? 550, reply: e.response ?? e.message })),
+      });
     });
   });
 }

@@ -63,9 +63,38 @@ async function main(): Promise<void> {
       rounds: { type: "string", default: "3" },
       "skip-dns": { type: "boolean", default: false },
       "skip-webhooks": { type: "boolean", default: false },
+      "skip-http": { type: "boolean", default: false },
+      "skip-mail": { type: "boolean", default: false },
     },
   });
   const [duration, connections, rounds] = [values.duration, values.connections, values.rounds].map(Number);
+  if (!values["skip-http"]) await benchmarkMailboxes(duration, connections, rounds);
+  if (!values["skip-dns"]) {
+    const { benchmarkDns } = await import("../dns/bench.ts");
+    const dns = await benchmarkDns();
+    console.log(`DNS benchmark: bare dns-packet ${Math.round(dns.bareQps)} qps, platform ${Math.round(dns.platformQps)} qps, ratio ${dns.ratio.toFixed(2)} (goal at least 0.7)${dns.lost ? `, ${dns.lost} lost` : ""}`);
+  }
+  if (!values["skip-webhooks"]) {
+    const { benchmarkWebhooks } = await import("../webhooks/bench.ts");
+    const w = await benchmarkWebhooks();
+    console.log(`Webhook benchmark: bare undici POST loop ${Math.round(w.bare)}/s, delivery engine ${Math.round(w.engine)} deliveries/s (signed, SSRF-checked, logged), ratio ${w.ratio.toFixed(2)} (goal at least 0.5)`);
+  }
+  if (!values["skip-mail"]) {
+    // Imported here, not at the top: its module starts a server when loaded in a worker thread.
+    const { benchmarkAccept, benchmarkRelay } = await import("./mail-bench.ts");
+    const accept = await benchmarkAccept(duration, rounds, 50);
+    console.log(`Mail accept path: autocannon, 50 connections, ${rounds} x ${duration} s per target, median of rounds`);
+    console.log(`  bare fastify route inserting the row: ${Math.round(accept.bare)} req/s (p99 ${accept.bareP99} ms)`);
+    console.log(`  platform POST /v1/mail/send:         ${Math.round(accept.platform)} req/s (p99 ${accept.platformP99} ms)`);
+    console.log(`  ratio ${(accept.platform / accept.bare).toFixed(2)} (goal at least 0.5)${accept.failures ? `; ${accept.failures} non-2xx or errors` : ""}`);
+    const relay = await benchmarkRelay();
+    console.log(`Mail relay: ${relay.messages} DKIM-signed messages to a loopback sink, 4 connections`);
+    console.log(`  nodemailer pooled SMTP: ${Math.round(relay.nodemailer)} msg/s; platform relay (queue to sink): ${Math.round(relay.platform)} msg/s`);
+    console.log(`  ratio ${(relay.platform / relay.nodemailer).toFixed(2)} (goal at least 0.6); delivered ${relay.delivered} and ${relay.baselineDelivered} of ${relay.messages}`);
+  }
+}
+
+async function benchmarkMailboxes(duration: number, connections: number, rounds: number): Promise<void> {
   const servers = { bare: await startWorker("bare"), platform: await startWorker("platform") };
   const rps: Record<Target, number[]> = { bare: [], platform: [] };
   const p99: Record<Target, number[]> = { bare: [], platform: [] };
@@ -90,16 +119,6 @@ async function main(): Promise<void> {
   console.log(`  bare fastify JSON route:   ${Math.round(bare)} req/s (p99 ${median(p99.bare)} ms)`);
   console.log(`  platform GET /v1/mailboxes: ${Math.round(platform)} req/s (p99 ${median(p99.platform)} ms)`);
   console.log(`  ratio ${(platform / bare).toFixed(2)} (goal at least 0.5)${failures ? `; ${failures} non-2xx or errors` : ""}`);
-  if (!values["skip-dns"]) {
-    const { benchmarkDns } = await import("../dns/bench.ts");
-    const dns = await benchmarkDns();
-    console.log(`DNS benchmark: bare dns-packet ${Math.round(dns.bareQps)} qps, platform ${Math.round(dns.platformQps)} qps, ratio ${dns.ratio.toFixed(2)} (goal at least 0.7)${dns.lost ? `, ${dns.lost} lost` : ""}`);
-  }
-  if (!values["skip-webhooks"]) {
-    const { benchmarkWebhooks } = await import("../webhooks/bench.ts");
-    const w = await benchmarkWebhooks();
-    console.log(`Webhook benchmark: bare undici POST loop ${Math.round(w.bare)}/s, delivery engine ${Math.round(w.engine)} deliveries/s (signed, SSRF-checked, logged), ratio ${w.ratio.toFixed(2)} (goal at least 0.5)`);
-  }
 }
 
 if (isMainThread) {

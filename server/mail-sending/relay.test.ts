@@ -17,7 +17,7 @@ const clock = manualClock();
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  p = await startTestPlatform({ relay: { name: "relay.platform.test", port: sink.port, allowPrivate: true } }, { clock, runWorker: false });
+  p = await startTestPlatform({ relay: { name: "relay.platform.test", port: sink.port, allowLoopback: true } }, { clock, runWorker: false });
   t = await p.newTenant("sender");
   await hostMailZone(p.services, "dest.test");
   // Nothing listens on 127.0.0.2: connections are refused.

@@ -16,7 +16,7 @@ const clock = manualClock();
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  p = await startTestPlatform({ relay: { name: "relay.platform.test", port: sink.port, allowPrivate: true } }, { clock, runWorker: false });
+  p = await startTestPlatform({ relay: { name: "relay.platform.test", port: sink.port, allowLoopback: true } }, { clock, runWorker: false });
   t = await p.newTenant("acme");
   other = await p.newTenant("rival");
   await hostMailZone(p.services, "dest.test");
