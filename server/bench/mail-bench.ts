@@ -42,6 +42,7 @@ async function serve(target: Target): Promise<Ready & { close(): Promise<void> }
   const { newId } = await import("../ids.ts");
   const dir = mkdtempSync(path.join(tmpdir(), "bench-bare-"));
   const db = openDatabase(dir);
+  db.prepare("INSERT INTO projects (id, name, created_at) VALUES ('prj_bench', 'bench', ?)").run(new Date().toISOString());
   const insert = db.prepare(
     `INSERT INTO sent_messages (id, project_id, status, from_addr, to_addr, subject, text_body, campaign, stream, rfc_message_id, return_path, relay, relay_message_id, created_at, sent_at, updated_at)
      VALUES (?, 'prj_bench', 'sent', ?, ?, ?, ?, ?, 'transactional', ?, ?, 'relay', '1', ?, ?, ?)`,
