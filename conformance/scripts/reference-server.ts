@@ -111,9 +111,6 @@ export async function startReference(): Promise<Reference> {
       withScopes: `"${process.execPath}" "${admin}" keys create --project ${a.id} --scopes {scopes} --rate-limit 1000000`,
     },
     values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone] },
-    // Business rules of sending the schema cannot state (decisions S5, S14, S15): an unknown
-    // template or version, sendAt past 90 days, reserved or CR/LF-bearing headers are 400.
-    operations: { sendMail: { acceptStatuses: [400] }, sendMailBatch: { acceptStatuses: [400] } },
     webhooks: { subscribe: "createWebhook", trigger: { operationId: "sendMail", event: "mail.delivered" }, deliveries: "listWebhookDeliveries" },
     // What only the outside world makes: received mail (over SMTP above) and a recorded delivery.
     operations: {
@@ -121,6 +118,10 @@ export async function startReference(): Promise<Reference> {
       getMailboxMessage: { values: { id: reading.mailboxId, msgId: reading.messageIds[0] } },
       findMailboxMessage: { values: { id: reading.mailboxId, value: `<${reading.rfcMessageIds[0]}>` } },
       redeliverWebhookDelivery: { values: { id: hook.id, deliveryId: deliveries.deliveries[0].id } },
+      // Business rules of sending the schema cannot state (decisions S5, S14, S15): an unknown
+      // template or version, sendAt past 90 days, reserved or CR/LF-bearing headers are 400.
+      sendMail: { acceptStatuses: [400] },
+      sendMailBatch: { acceptStatuses: [400] },
     },
   }, null, 2));
   // DATA_DIR must reach the console the suite runs for scoped keys.
