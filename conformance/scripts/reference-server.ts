@@ -100,6 +100,9 @@ export async function startReference(): Promise<Reference> {
   const reading = await deliverReadingFixture(a.address, a.mailboxId);
   const deliveries = (await a.call("GET", `/v1/webhooks/${hook.id}/deliveries`, undefined)) as unknown as { deliveries: { id: number }[] };
   if (!deliveries.deliveries.length) throw new ReferenceUnavailable("fixture mail caused no webhook delivery");
+  // A sent message to read and a scheduled one to cancel (ids the fuzzer cannot guess).
+  const sent = await a.call("POST", "/v1/mail/send", { from: `noreply@${a.zone}`, to: a.address, subject: "fixture", text: "fixture" });
+  const scheduled = await a.call("POST", "/v1/mail/send", { from: `noreply@${a.zone}`, to: a.address, subject: "later", text: "later", sendAt: new Date(Date.now() + 86_400_000).toISOString() });
   const lowLimit = lastWord(await console_(`keys create --project ${a.id} --scopes all --rate-limit 5`));
   const configFile = path.join(dataDir, "conformance.config.json");
   writeFileSync(configFile, JSON.stringify({
@@ -120,6 +123,8 @@ export async function startReference(): Promise<Reference> {
       redeliverWebhookDelivery: { values: { id: hook.id, deliveryId: deliveries.deliveries[0].id } },
       // Business rules of sending the schema cannot state (decisions S5, S14, S15): an unknown
       // template or version, sendAt past 90 days, reserved or CR/LF-bearing headers are 400.
+      getSentMessage: { values: { id: sent.id } },
+      cancelMessage: { values: { id: scheduled.id } },
       sendMail: { acceptStatuses: [400] },
       sendMailBatch: { acceptStatuses: [400] },
     },
