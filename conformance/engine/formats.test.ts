@@ -1,0 +1,28 @@
+// OpenAPI's own formats are checked; a format the suite does not know is noted once (the CLI
+// prints them together) instead of one ajv line per schema that uses it.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { unknownFormats, validate } from "./validator.ts";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("formats", () => {
+  it.each([
+    [{ type: "integer", format: "int32" }, 2 ** 31 - 1, true],
+    [{ type: "integer", format: "int32" }, 2 ** 31, false],
+    [{ type: "integer", format: "int32" }, -(2 ** 31), true],
+    [{ type: "integer", format: "int64" }, 2 ** 40, true],
+    [{ type: "number", format: "double" }, 1.5, true],
+    [{ type: "string", format: "byte" }, "aGVsbG8=", true],
+    [{ type: "string", format: "byte" }, "not base64!", false],
+    [{ type: "string", format: "password" }, "anything", true],
+  ])("%j accepts %j: %s", (schema, value, ok) => {
+    expect(validate(schema, value).valid).toBe(ok);
+  });
+
+  it("an unknown format is noted once and printed by nobody", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (let i = 0; i < 5; i++) validate({ type: "string", format: "iso-country-code", maxLength: 10 + i }, "AZ");
+    expect(warn).not.toHaveBeenCalled();
+    expect(unknownFormats().filter((f) => f === "iso-country-code")).toEqual(["iso-country-code"]);
+  });
+});
