@@ -1,0 +1,33 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { MessageTokens } from "./message-token.ts";
+
+const key = randomBytes(32);
+const tokens = new MessageTokens(key);
+
+describe("MessageTokens", () => {
+  it("round-trips fields, is short and lowercase", () => {
+    const t = tokens.sign("click", ["msg_0123456789ab", "7"]);
+    expect(t).toMatch(/^msg_0123456789ab\.7\.[0-9a-z]{16}$/);
+    expect(tokens.verify("click", t, 2)).toEqual(["msg_0123456789ab", "7"]);
+    // An MTA that folds the local part to upper case does not break a VERP token.
+    expect(tokens.verify("click", t.toUpperCase(), 2)).toEqual(["msg_0123456789ab", "7"]);
+  });
+
+  it.each([
+    ["another purpose", (t: string) => tokens.verify("unsubscribe", t, 2)],
+    ["another key", (t: string) => new MessageTokens(randomBytes(32)).verify("click", t, 2)],
+    ["a changed field", (t: string) => tokens.verify("click", t.replace(".7.", ".8."), 2)],
+    ["a changed mac", (t: string) => tokens.verify("click", t.slice(0, -1) + (t.endsWith("a") ? "b" : "a"), 2)],
+    ["a cut mac", (t: string) => tokens.verify("click", t.slice(0, -1), 2)],
+    ["another field count", (t: string) => tokens.verify("click", t, 1)],
+    ["foreign characters", (t: string) => tokens.verify("click", t.replace("msg_", "msg-"), 2)],
+  ])("refuses %s", (_name, check) => {
+    expect(check(tokens.sign("click", ["msg_0123456789ab", "7"]))).toBeUndefined();
+  });
+
+  it("refuses to sign a field that could break the token's shape", () => {
+    expect(() => tokens.sign("open", ["a.b"])).toThrow();
+    expect(() => tokens.sign("open", [""])).toThrow();
+  });
+});
