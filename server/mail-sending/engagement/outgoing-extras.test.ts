@@ -1,8 +1,7 @@
 // What the compose hook adds to a message: the URLs' tokens verify for their purpose and name the
-// message, links are in idx order, the Return-Path is the message's VERP address.
+// message, links are in idx order, nothing is added when not asked for.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { messageIdOfVerp } from "../feedback/verp.ts";
 import { MessageTokens } from "../tokens/message-token.ts";
 import { outgoingExtras } from "./outgoing-extras.ts";
 
@@ -12,7 +11,7 @@ const html = `<html><body><a href="https://a.example/">a</a> <a href="https://b.
 
 describe("outgoingExtras", () => {
   it("tracked and with one-click unsubscribe", () => {
-    const x = outgoingExtras(deps, { id: "msg_0123456789ab", senderDomain: "shop.example", html, track: true, unsubscribe: true });
+    const x = outgoingExtras(deps, { messageId: "msg_0123456789ab", html, track: true, unsubscribe: true });
     expect(x.links).toEqual(["https://a.example/", "https://b.example/x?y=1"]);
     const hrefs = [...x.html!.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
     expect(hrefs).toHaveLength(2);
@@ -26,17 +25,15 @@ describe("outgoingExtras", () => {
     const unsub = /^<https:\/\/mail\.platform\.example\/mail\/u\/([^>]+)>$/.exec(x.headers["List-Unsubscribe"]);
     expect(tokens.verify("unsubscribe", unsub![1], 1)).toEqual(["msg_0123456789ab"]);
     expect(x.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
-    expect(x.returnPath.endsWith("@shop.example")).toBe(true);
-    expect(messageIdOfVerp(tokens, x.returnPath)).toBe("msg_0123456789ab");
   });
 
-  it("neither: HTML untouched, no headers, still a VERP Return-Path", () => {
-    const x = outgoingExtras(deps, { id: "msg_0123456789ab", senderDomain: "shop.example", html, track: false, unsubscribe: false });
-    expect(x).toEqual({ html, headers: {}, links: [], returnPath: expect.stringMatching(/^bounces\+msg_0123456789ab\.[0-9a-z]{16}@shop\.example$/) });
+  it("neither: HTML untouched, no headers", () => {
+    const x = outgoingExtras(deps, { messageId: "msg_0123456789ab", html, track: false, unsubscribe: false });
+    expect(x).toEqual({ html, headers: {}, links: [] });
   });
 
   it("tracked without HTML: nothing to rewrite (text parts are never touched)", () => {
-    const x = outgoingExtras(deps, { id: "msg_0123456789ab", senderDomain: "shop.example", track: true, unsubscribe: false });
+    const x = outgoingExtras(deps, { messageId: "msg_0123456789ab", track: true, unsubscribe: false });
     expect(x.html).toBeUndefined();
     expect(x.links).toEqual([]);
   });

@@ -1,17 +1,14 @@
-// The compose hook's work for tracking, one-click unsubscribe and feedback: what the accept path
-// stores with a message before it is ever composed, so every delivery attempt sends the same
-// bytes. The click, open and unsubscribe URLs live on the server's public URL and carry signed
-// tokens (tokens/message-token.ts); the Return-Path is the message's VERP address.
-import { verpAddress } from "../feedback/verp.ts";
+// The outgoing hook's work for tracking and one-click unsubscribe: what the accept path stores
+// with a message before it is ever composed, so every delivery attempt sends the same bytes. The
+// click, open and unsubscribe URLs live on the server's public URL and carry signed tokens
+// (tokens/message-token.ts).
 import type { MessageTokens } from "../tokens/message-token.ts";
 import { rewriteHtmlForTracking } from "../tracking/rewrite-html.ts";
 import { oneClickHeaders } from "../unsubscribe/headers.ts";
 import { engagementPaths } from "./paths.ts";
 
 export interface ExtrasInput {
-  id: string;
-  /** The sender address's domain (a connected mail domain of the project). */
-  senderDomain: string;
+  messageId: string;
   html?: string;
   track: boolean;
   unsubscribe: boolean;
@@ -24,8 +21,6 @@ export interface OutgoingExtras {
   headers: Record<string, string>;
   /** Tracked link targets in idx order. */
   links: string[];
-  /** Envelope sender: the VERP address on the sender domain. */
-  returnPath: string;
 }
 
 export interface ExtrasDeps {
@@ -36,15 +31,15 @@ export interface ExtrasDeps {
 
 export function outgoingExtras(deps: ExtrasDeps, m: ExtrasInput): OutgoingExtras {
   const base = deps.publicUrl().replace(/\/+$/, "");
-  const extras: OutgoingExtras = { html: m.html, headers: {}, links: [], returnPath: verpAddress(deps.tokens, m.id, m.senderDomain) };
+  const extras: OutgoingExtras = { html: m.html, headers: {}, links: [] };
   if (m.track && m.html !== undefined) {
     const tracked = rewriteHtmlForTracking(m.html, {
-      click: (idx) => base + engagementPaths.click(deps.tokens.sign("click", [m.id, String(idx)])),
-      open: base + engagementPaths.open(deps.tokens.sign("open", [m.id])),
+      click: (idx) => base + engagementPaths.click(deps.tokens.sign("click", [m.messageId, String(idx)])),
+      open: base + engagementPaths.open(deps.tokens.sign("open", [m.messageId])),
     });
     extras.html = tracked.html;
     extras.links = tracked.links.map((l) => l.url);
   }
-  if (m.unsubscribe) extras.headers = oneClickHeaders(base + engagementPaths.unsubscribe(deps.tokens.sign("unsubscribe", [m.id])));
+  if (m.unsubscribe) extras.headers = oneClickHeaders(base + engagementPaths.unsubscribe(deps.tokens.sign("unsubscribe", [m.messageId])));
   return extras;
 }

@@ -4,9 +4,7 @@
 // bounced back: bouncing a bounce makes loops. Only a failure to record throws, so the sending
 // MTA retries (the recording is idempotent: a message already bounced does not move again).
 import type { FeedbackPort } from "../engagement/feedback-port.ts";
-import type { MessageTokens } from "../tokens/message-token.ts";
 import { parseFeedback } from "./parse-feedback.ts";
-import { messageIdOfVerp } from "./verp.ts";
 
 export interface FeedbackMail {
   raw: Buffer;
@@ -20,18 +18,19 @@ export type FeedbackOutcome =
   | { action: "ignored"; messageId?: string; reason: string };
 
 export interface FeedbackHandlerDeps {
-  tokens: MessageTokens;
   feedback: FeedbackPort;
+  /** The message id a Return-Path names (the send path owns the VERP format), else undefined. */
+  messageIdOfReturnPath: (address: string) => string | undefined;
 }
 
 export async function handleFeedbackMail(deps: FeedbackHandlerDeps, mail: FeedbackMail): Promise<FeedbackOutcome> {
   const report = await parseFeedback(mail.raw);
-  const fromEnvelope = mail.recipients.map((r) => messageIdOfVerp(deps.tokens, r)).find(Boolean);
+  const fromEnvelope = mail.recipients.map((r) => deps.messageIdOfReturnPath(r)).find(Boolean);
   // Feedback loops often report to one fixed address; the report's Original-Mail-From is then
   // the reported message's envelope sender, our VERP address.
-  const fromReport = report.kind === "complaint" && report.complaint.originalMailFrom ? messageIdOfVerp(deps.tokens, report.complaint.originalMailFrom) : undefined;
+  const fromReport = report.kind === "complaint" && report.complaint.originalMailFrom ? deps.messageIdOfReturnPath(report.complaint.originalMailFrom) : undefined;
   const messageId = fromEnvelope ?? fromReport;
-  if (!messageId) return { action: "ignored", reason: "no valid VERP address names a message" };
+  if (!messageId) return { action: "ignored", reason: "no VERP address names a message" };
   const target = deps.feedback.getTrackingInfo(messageId);
   if (!target) return { action: "ignored", reason: "the message does not exist" };
   if (report.kind === "ignored") return { action: "ignored", messageId, reason: report.reason };

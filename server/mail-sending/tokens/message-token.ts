@@ -1,16 +1,14 @@
-// Short signed tokens that name a sent message in URLs and addresses the recipient's side holds:
-// the open pixel, click links, the one-click unsubscribe URL and the VERP Return-Path. Whoever
-// holds one may do exactly that one thing to that one message, without an API key, so each token
-// binds its purpose into the MAC (an open token is no unsubscribe token) and nothing else is
-// trusted from the outside.
+// Short signed tokens that name a sent message in the URLs the recipient's side holds: the open
+// pixel, click links and the one-click unsubscribe URL. Whoever holds one may do exactly that one
+// thing to that one message, without an API key, so each token binds its purpose into the MAC (an
+// open token is no unsubscribe token) and nothing else is trusted from the outside.
 //
-// Form: `<field>.<field>...<mac>`, the MAC being HMAC-SHA256 truncated to 80 bits, in the lowercase
-// base32 alphabet of resource ids. Lowercase because the VERP token travels in a mail address
-// local part, which some MTAs fold to lower case; 80 bits because a forger gets one guess per HTTP
-// request or per mail, where 2^80 is out of reach, and the URLs stay short.
+// Form: `<field>.<field>...<mac>`, the MAC being HMAC-SHA256 truncated to 80 bits, in the
+// lowercase base32 alphabet of resource ids, read back case-insensitively; 80 bits because a
+// forger gets one guess per HTTP request, where 2^80 is out of reach, and the URLs stay short.
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 
-export type TokenPurpose = "open" | "click" | "unsubscribe" | "bounce";
+export type TokenPurpose = "open" | "click" | "unsubscribe";
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
 const MAC_BYTES = 10;
