@@ -1,6 +1,6 @@
 // AES-256-GCM for secrets at rest: `v1.<iv>.<tag>.<ciphertext>` in base64url. The version prefix
 // leaves room for key rotation.
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
 export class SecretBox {
   private readonly key: Buffer;
@@ -21,5 +21,10 @@ export class SecretBox {
     const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64url"));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  }
+
+  /** A key of its own for another use of the server key (HKDF-SHA256, `info` names the use), so no two uses share one. */
+  deriveKey(info: string): Buffer {
+    return Buffer.from(hkdfSync("sha256", this.key, Buffer.alloc(0), info, 32));
   }
 }

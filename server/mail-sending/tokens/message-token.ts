@@ -6,7 +6,7 @@
 // Form: `<field>.<field>...<mac>`, the MAC being HMAC-SHA256 truncated to 80 bits, in the
 // lowercase base32 alphabet of resource ids, read back case-insensitively; 80 bits because a
 // forger gets one guess per HTTP request, where 2^80 is out of reach, and the URLs stay short.
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 
 export type TokenPurpose = "open" | "click" | "unsubscribe";
 
@@ -31,12 +31,15 @@ function base32(bytes: Buffer): string {
   return out;
 }
 
+/** HKDF info of the tokens' key, derived from the server key. */
+export const MESSAGE_TOKEN_KEY_INFO = "platform mail message tokens v1";
+
 export class MessageTokens {
   private readonly key: Buffer;
 
-  /** `serverKey`: the 32-byte server key; a key of its own is derived so no other use shares it. */
-  constructor(serverKey: Buffer) {
-    this.key = Buffer.from(hkdfSync("sha256", serverKey, Buffer.alloc(0), "platform mail message tokens v1", 32));
+  /** `key`: a key of this use alone, `services.secrets.deriveKey(MESSAGE_TOKEN_KEY_INFO)`. */
+  constructor(key: Buffer) {
+    this.key = key;
   }
 
   sign(purpose: TokenPurpose, fields: string[]): string {

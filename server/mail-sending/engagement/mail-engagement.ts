@@ -1,0 +1,43 @@
+// The one object the server wires for the recipient's side of outgoing mail: the outgoing hook
+// the accept path calls, the routes it serves without a key, and the handler the inbound
+// listener calls for mail to a VERP Return-Path.
+import type { FastifyInstance } from "fastify";
+import { handleFeedbackMail, type FeedbackMail, type FeedbackOutcome } from "../feedback/feedback-handler.ts";
+import type { MessageTokens } from "../tokens/message-token.ts";
+import { registerTrackingRoutes } from "../tracking/routes.ts";
+import { registerUnsubscribeRoutes } from "../unsubscribe/routes.ts";
+import type { FeedbackPort } from "./feedback-port.ts";
+import { outgoingExtras, type ExtrasInput, type OutgoingExtras } from "./outgoing-extras.ts";
+
+export interface MailEngagementDeps {
+  tokens: MessageTokens;
+  feedback: FeedbackPort;
+  /** The server's public base URL; known only once the server listens when its port is 0. */
+  publicUrl: () => string;
+  /** The send path's VERP parser. */
+  messageIdOfReturnPath: (address: string) => string | undefined;
+  /** Where a report that changed nothing is noted (never with the report's content). */
+  log?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+export interface MailEngagement {
+  /** The send path's outgoing hook. */
+  hooks: { prepare(input: ExtrasInput): OutgoingExtras };
+  registerRoutes(app: FastifyInstance): Promise<void>;
+  handleFeedback(mail: FeedbackMail): Promise<FeedbackOutcome>;
+}
+
+export function createMailEngagement(deps: MailEngagementDeps): MailEngagement {
+  return {
+    hooks: { prepare: (input) => outgoingExtras(deps, input) },
+    async registerRoutes(app) {
+      registerTrackingRoutes(app, deps);
+      await registerUnsubscribeRoutes(app, deps);
+    },
+    async handleFeedback(mail) {
+      const outcome = await handleFeedbackMail(deps, mail);
+      if (outcome.action === "ignored") deps.log?.("feedback mail changed nothing", { messageId: outcome.messageId, reason: outcome.reason });
+      return outcome;
+    },
+  };
+}
