@@ -13,6 +13,7 @@ import { groupHandlers } from "./groups/handlers.ts";
 import { mailboxReadingHandlers } from "./mailbox-reading/handlers.ts";
 import { mailboxHandlers } from "./mailboxes/handlers.ts";
 import { mailDomainHandlers } from "./maildomains/handlers.ts";
+import { wireMailEngagement } from "./mail-sending/engagement/wire.ts";
 import { mailSendingHandlers } from "./mail-sending/handlers.ts";
 import type { Services } from "./services.ts";
 import { registerWebmailPages } from "./webmail/pages.ts";
@@ -38,6 +39,8 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
   registerCors(app, s.config.corsOrigins);
   const limits = s.config.limits;
   const mailboxDeps = { mailboxes: s.mailboxes, mailDomains: s.mailDomains, limits };
+  // Tracking, unsubscribe and feedback: its hook goes into the send path below.
+  const engagement = await wireMailEngagement(app, s, options.publicUrl);
   await registerRoutes<AuthContext>(
     app,
     {
@@ -48,7 +51,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...dnsRecordHandlers({ zones: s.zones, limits }),
       ...webmailHandlers({ mailboxes: s.mailboxes, webmail: s.webmail, publicUrl: options.publicUrl }),
       ...mailSendingHandlers({
-        db: s.db, messages: s.sentMessages, mailDomains: s.mailDomains, templates: s.templates, hooks: s.mailHooks, dlp: s.dlp, clock: s.clock, relayName: s.relayName,
+        db: s.db, messages: s.sentMessages, mailDomains: s.mailDomains, templates: s.templates, hooks: engagement.hooks, dlp: s.dlp, clock: s.clock, relayName: s.relayName,
       }),
       ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, deliveries: s.webhookDeliveries, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
     },

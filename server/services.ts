@@ -29,7 +29,6 @@ import type { ProjectRepository } from "./projects/project-repository.ts";
 import { SqliteProjectRepository } from "./projects/sqlite-project-repository.ts";
 import { SecretBox } from "./secrets/secret-box.ts";
 import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository } from "./mail-sending/message-repository.ts";
-import { noOutgoingHooks, type OutgoingMailHooks } from "./mail-sending/outgoing-hooks.ts";
 import { mailJobHandlers } from "./mail-sending/relay.ts";
 import { SqliteMessageOutcomes } from "./mail-sending/sqlite-message-outcomes.ts";
 import { SqliteSentMessageRepository } from "./mail-sending/sqlite-sent-message-repository.ts";
@@ -82,8 +81,6 @@ export interface Services {
   sentMessages: SentMessageRepository;
   mailFeedback: DeliveryOutcomes & MessageFeedback;
   templates: TemplateRepository;
-  /** Tracking and unsubscribe change messages here before they are stored. */
-  mailHooks: OutgoingMailHooks;
   /** `relay` of the messages the built-in relay (or the smarthost) takes. */
   relayName: string;
 }
@@ -132,7 +129,6 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
     mailFeedback: new SqliteMessageOutcomes(db, events, clock),
     templates: new SqliteTemplateRepository(db),
-    mailHooks: noOutgoingHooks,
     relayName: config.relay.smarthost?.host || config.relay.name || config.mailHost,
   };
   Object.assign(services.jobHandlers, mailJobHandlers({

@@ -6,12 +6,13 @@ import { handleFeedbackMail, type FeedbackMail, type FeedbackOutcome } from "../
 import type { MessageTokens } from "../tokens/message-token.ts";
 import { registerTrackingRoutes } from "../tracking/routes.ts";
 import { registerUnsubscribeRoutes } from "../unsubscribe/routes.ts";
-import type { FeedbackPort } from "./feedback-port.ts";
-import { outgoingExtras, type ExtrasInput, type OutgoingExtras } from "./outgoing-extras.ts";
+import type { MessageFeedback } from "../message-repository.ts";
+import type { OutgoingMailHooks } from "../outgoing-hooks.ts";
+import { outgoingExtras } from "./outgoing-extras.ts";
 
 export interface MailEngagementDeps {
   tokens: MessageTokens;
-  feedback: FeedbackPort;
+  feedback: MessageFeedback;
   /** The server's public base URL; known only once the server listens when its port is 0. */
   publicUrl: () => string;
   /** The send path's VERP parser. */
@@ -22,7 +23,7 @@ export interface MailEngagementDeps {
 
 export interface MailEngagement {
   /** The send path's outgoing hook. */
-  hooks: { prepare(input: ExtrasInput): OutgoingExtras };
+  hooks: OutgoingMailHooks;
   registerRoutes(app: FastifyInstance): Promise<void>;
   handleFeedback(mail: FeedbackMail): Promise<FeedbackOutcome>;
 }

@@ -3,7 +3,7 @@
 // irrelevant mail (an out-of-office reply, a delay warning) is accepted and dropped, never
 // bounced back: bouncing a bounce makes loops. Only a failure to record throws, so the sending
 // MTA retries (the recording is idempotent: a message already bounced does not move again).
-import type { FeedbackPort } from "../engagement/feedback-port.ts";
+import type { MessageFeedback } from "../message-repository.ts";
 import { parseFeedback } from "./parse-feedback.ts";
 
 export interface FeedbackMail {
@@ -18,7 +18,7 @@ export type FeedbackOutcome =
   | { action: "ignored"; messageId?: string; reason: string };
 
 export interface FeedbackHandlerDeps {
-  feedback: FeedbackPort;
+  feedback: MessageFeedback;
   /** The message id a Return-Path names (the send path owns the VERP format), else undefined. */
   messageIdOfReturnPath: (address: string) => string | undefined;
 }

@@ -3,7 +3,7 @@
 // time, so the route is no open redirect. HEAD (link scanners, prefetchers) answers the same way
 // without counting.
 import type { FastifyInstance } from "fastify";
-import type { FeedbackPort } from "../engagement/feedback-port.ts";
+import type { MessageFeedback } from "../message-repository.ts";
 import type { MessageTokens } from "../tokens/message-token.ts";
 
 // A transparent 1x1 GIF.
@@ -11,7 +11,7 @@ const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 
 export interface TrackingRouteDeps {
   tokens: MessageTokens;
-  feedback: FeedbackPort;
+  feedback: MessageFeedback;
 }
 
 export function registerTrackingRoutes(app: FastifyInstance, deps: TrackingRouteDeps): void {

@@ -3,14 +3,14 @@
 // unsubscribes: a suppression in the marketing stream for the message's scope owner. The signed
 // token is the only credential. Repeating the POST is harmless.
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { FeedbackPort } from "../engagement/feedback-port.ts";
+import type { MessageFeedback } from "../message-repository.ts";
 import type { MessageTokens } from "../tokens/message-token.ts";
 import { isOneClickRequest } from "./one-click-body.ts";
 import { badRequestPage, confirmPage, donePage, notFoundPage } from "./page.ts";
 
 export interface UnsubscribeRouteDeps {
   tokens: MessageTokens;
-  feedback: FeedbackPort;
+  feedback: MessageFeedback;
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
