@@ -1,12 +1,13 @@
 #!/bin/sh
-# System packages the tests need: chromium (webmail tests through playwright-core) and dnsutils
-# (dig, for DNS answers). Idempotent: installs only what is missing; called by .ci/run.
+# System packages the tests need: chromium (webmail and unsubscribe pages through playwright-core),
+# dnsutils (dig, for DNS answers) and swaks (a real SMTP client delivering bounce reports). Idempotent: installs only what is missing; called by .ci/run.
 set -eu
 missing=""
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v dig >/dev/null 2>&1 || missing="$missing dnsutils"
+command -v swaks >/dev/null 2>&1 || missing="$missing swaks"
 if [ -z "$missing" ]; then
-  echo "system deps: chromium and dig present"
+  echo "system deps: chromium, dig and swaks present"
   exit 0
 fi
 SUDO=""
