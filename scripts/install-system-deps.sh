@@ -1,6 +1,7 @@
 #!/bin/sh
 # System packages the tests need: chromium (webmail and unsubscribe pages through playwright-core),
-# dnsutils (dig, for DNS answers) and swaks (a real SMTP client delivering bounce reports). Idempotent: installs only what is missing; called by .ci/run.
+# dnsutils (dig, for DNS answers) and swaks (a real SMTP client delivering bounce reports).
+# Idempotent: installs only what is missing; called by .ci/run.
 set -eu
 missing=""
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing="$missing chromium"
