@@ -14,7 +14,7 @@ let sink: SmtpSink;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  p = await startTestPlatform({ relay: { name: "", port: sink.port, allowPrivate: true } }, { runWorker: false });
+  p = await startTestPlatform({ relay: { name: "", port: sink.port, allowLoopback: true } }, { runWorker: false });
   t = await p.newTenant("tracked");
   await hostMailZone(p.services, "recipient.test");
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   // Installed by scripts/install-system-deps.sh: a missing browser fails the test, it does not skip it.
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: run scripts/install-system-deps.sh`);
   sink = await startSmtpSink();
-  p = await startTestPlatform({ relay: { name: "", port: sink.port, allowPrivate: true } }, { runWorker: false });
+  p = await startTestPlatform({ relay: { name: "", port: sink.port, allowLoopback: true } }, { runWorker: false });
   t = await p.newTenant("unsub");
   await hostMailZone(p.services, "recipient.test");
   browser = await chromium.launch({
