@@ -5,6 +5,7 @@ import { clientErrorHandler } from "../generated/server/method-not-allowed.ts";
 import { registerRoutes } from "../generated/server/register-routes.ts";
 import type { AuthContext } from "./auth/auth-context.ts";
 import { createAuthorize } from "./auth/authorize.ts";
+import { certificateHandlers } from "./certificates/handlers.ts";
 import { dnsRecordHandlers } from "./dns-records/handlers.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerDocs } from "./http/docs.ts";
@@ -54,6 +55,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
         db: s.db, messages: s.sentMessages, mailDomains: s.mailDomains, templates: s.templates, hooks: engagement.hooks, dlp: s.dlp, clock: s.clock, relayName: s.relayName,
       }),
       ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, deliveries: s.webhookDeliveries, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
+      ...certificateHandlers({ certs: s.certificates, zones: s.zones, jobs: s.jobs, secrets: s.secrets, clock: s.clock, issuer: s.config.certificates.issuer, limits }),
     },
     { authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }) },
   );

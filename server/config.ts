@@ -31,6 +31,8 @@ export interface ServerConfig {
   smtp: SmtpConfig;
   /** Outgoing mail: the built-in relay, or a smarthost (server/mail-sending/README.md). */
   relay: RelayConfig;
+  /** Who signs certificates: the built-in local CA (works offline) or an ACME CA. */
+  certificates: { issuer: "local" | "acme"; acme: AcmeConfig };
 }
 
 export interface SmtpConfig {
@@ -57,6 +59,20 @@ export interface RelayConfig {
   smarthost?: { host: string; port: number; secure: boolean; requireTls: boolean; user?: string; pass?: string };
 }
 
+export interface AcmeConfig {
+  /** The CA's ACME directory, e.g. https://acme-v02.api.letsencrypt.org/directory. */
+  directoryUrl: string;
+  /** External account binding, for CAs that require one (both or neither). */
+  eabKid: string;
+  eabHmacKey: string;
+  /** Extra CA certificate (PEM file) to trust for the directory's HTTPS, e.g. a test CA's. */
+  caFile: string;
+  /** Contact address for the ACME account; optional. */
+  email: string;
+  /** First poll of a challenge's status after answering it (ms); later polls back off. */
+  pollMinMs: number;
+}
+
 export interface Limits {
   webhooks: number;
   mailboxes: number;
@@ -64,6 +80,7 @@ export interface Limits {
   membersPerGroup: number;
   recordsPerZone: number;
   mailDomains: number;
+  certificates: number;
 }
 
 export const defaults: ServerConfig = {
@@ -80,9 +97,10 @@ export const defaults: ServerConfig = {
   corsOrigins: [],
   demo: true,
   logLevel: "info",
-  limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100 },
+  limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100, certificates: 1000 },
   smtp: { enabled: true, host: "127.0.0.1", port: 2525, maxMessageBytes: 25 * 1024 * 1024, maxRecipients: 100, maxConnections: 200, idleTimeoutMs: 60_000 },
   relay: { name: "", port: 25, allowLoopback: false },
+  certificates: { issuer: "local", acme: { directoryUrl: "", eabKid: "", eabHmacKey: "", caFile: "", email: "", pollMinMs: 1000 } },
 };
 
 type Env = Record<string, string | undefined>;
@@ -98,6 +116,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     limits: { ...defaults.limits, ...fromFile.limits },
     smtp: { ...defaults.smtp, ...fromFile.smtp },
     relay: { ...defaults.relay, ...fromFile.relay },
+    certificates: {
+      ...defaults.certificates,
+      ...fromFile.certificates,
+      acme: { ...defaults.certificates.acme, ...fromFile.certificates?.acme },
+    },
   };
   if (env.HOST) c.host = env.HOST;
   if (env.PORT) c.port = intOf("PORT", env.PORT);
@@ -126,8 +149,23 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   for (const origin of c.corsOrigins) {
     if (origin !== "*" && originOf(origin) !== origin) throw new Error(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (or *)`);
   }
+  loadCertificateEnv(c, env);
   c.dataDir = path.resolve(cwd, c.dataDir);
   return c;
+}
+
+function loadCertificateEnv(c: ServerConfig, env: Env): void {
+  const acme = c.certificates.acme;
+  if (env.CERT_ISSUER) c.certificates.issuer = env.CERT_ISSUER as "local" | "acme";
+  if (env.ACME_DIRECTORY_URL) acme.directoryUrl = env.ACME_DIRECTORY_URL;
+  if (env.ACME_EAB_KID) acme.eabKid = env.ACME_EAB_KID;
+  if (env.ACME_EAB_HMAC_KEY) acme.eabHmacKey = env.ACME_EAB_HMAC_KEY;
+  if (env.ACME_CA_FILE) acme.caFile = env.ACME_CA_FILE;
+  if (env.ACME_EMAIL) acme.email = env.ACME_EMAIL;
+  const issuer = c.certificates.issuer;
+  if (issuer !== "local" && issuer !== "acme") throw new Error(`CERT_ISSUER must be local or acme, got "${issuer}"`);
+  if (issuer === "acme" && !/^https:\/\//.test(acme.directoryUrl)) throw new Error("CERT_ISSUER=acme needs ACME_DIRECTORY_URL, an https:// directory URL");
+  if (Boolean(acme.eabKid) !== Boolean(acme.eabHmacKey)) throw new Error("ACME_EAB_KID and ACME_EAB_HMAC_KEY go together");
 }
 
 // The README documents on/off; the usual spellings of both are accepted, anything else is refused,

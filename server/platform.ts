@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { DatabaseSync } from "node:sqlite";
 import { buildApp } from "./app.ts";
 import { loadContract } from "./auth/scopes.ts";
+import { prepareCertificates } from "./certificates/setup.ts";
 import type { ServerConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { trackConnections } from "./http/graceful-close.ts";
@@ -54,6 +55,7 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
       })
     : undefined;
   const services = createServices(config, db, loadServerKey(config.dataDir), dns?.udpPort ?? config.dns.port, options.clock);
+  await prepareCertificates({ ...services, certs: services.certificates });
   let url = "";
   const app = await buildApp(services, {
     openapi,

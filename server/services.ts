@@ -5,6 +5,9 @@ import { CachedKeyRepository } from "./auth/cached-key-repository.ts";
 import { FixedWindowRateLimiter } from "./auth/rate-limiter.ts";
 import type { KeyRepository } from "./auth/key-repository.ts";
 import { SqliteKeyRepository } from "./auth/sqlite-key-repository.ts";
+import type { CertificateRepository } from "./certificates/certificate-repository.ts";
+import { certificateJobs } from "./certificates/setup.ts";
+import { SqliteCertificateRepository } from "./certificates/sqlite-certificate-repository.ts";
 import type { ServerConfig } from "./config.ts";
 import { otherWriterWatcher } from "./db/data-version.ts";
 import { createResolver, type DnsResolver } from "./dns/resolver.ts";
@@ -83,6 +86,7 @@ export interface Services {
   templates: TemplateRepository;
   /** `relay` of the messages the built-in relay (or the smarthost) takes. */
   relayName: string;
+  certificates: CertificateRepository;
 }
 
 /** `dnsPort` is where our own DNS server listens, the default resolver for readiness checks. */
@@ -130,6 +134,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     mailFeedback: new SqliteMessageOutcomes(db, events, clock),
     templates: new SqliteTemplateRepository(db),
     relayName: config.relay.smarthost?.host || config.relay.name || config.mailHost,
+    certificates: new SqliteCertificateRepository(db, clock),
   };
   Object.assign(services.jobHandlers, mailJobHandlers({
     messages: services.sentMessages,
@@ -139,5 +144,6 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     clock,
     smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowLoopback: config.relay.allowLoopback, smarthost: config.relay.smarthost },
   }));
+  Object.assign(services.jobHandlers, certificateJobs({ ...services, certs: services.certificates }));
   return services;
 }

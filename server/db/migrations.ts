@@ -4,6 +4,7 @@
 // per area keep parallel work from colliding: 5 jobs, 6-9 hardening, 10-19 events and webhooks,
 // 20-29 mail sending, 30-39 DLP, 40-49 inbound mail, 50-59 certificates, 60-69 messenger.
 import type { DatabaseSync } from "node:sqlite";
+import { certificateMigrations } from "../certificates/migrations.ts";
 import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
 import { eventMigrations } from "../events/migrations.ts";
 import { jobMigrations } from "../jobs/migrations.ts";
@@ -141,6 +142,7 @@ export const migrations: Migration[] = [
   { version: 11, name: "webhook delivery schedule", sql: webhookDeliveryMigrations },
   { version: 40, name: "received mail", sql: mailboxMessageMigrations },
   { version: 20, name: "outgoing mail", sql: mailSendingMigrations },
+  ...certificateMigrations,
 ];
 
 export function runMigrations(db: DatabaseSync, list: Migration[] = migrations, context: MigrationContext = noContext): number[] {
