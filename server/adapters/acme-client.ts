@@ -1,7 +1,7 @@
 // ACME (RFC 8555) through acme-client: account, order, DNS-01 challenges, finalize, chain. The
 // challenge records are published by the caller's responder (our own authoritative DNS); this
 // module knows nothing of zones. The CA's address is operator configuration, not user input.
-import { Agent } from "node:https";
+import https, { Agent } from "node:https";
 import { rootCertificates } from "node:tls";
 import acme from "acme-client";
 
@@ -34,14 +34,33 @@ export class AcmeUnreachable extends Error {}
  * Extra CA certificates to trust for the directory's HTTPS (a private or test CA such as
  * Pebble's). acme-client shares one axios instance, so this holds for the whole process.
  */
+let agent: Agent | undefined;
 export function trustForAcme(extraCaPem: string | undefined): void {
-  acme.axios.defaults.httpsAgent = extraCaPem ? new Agent({ ca: [...rootCertificates, extraCaPem], keepAlive: true }) : undefined;
+  agent = extraCaPem ? new Agent({ ca: [...rootCertificates, extraCaPem], keepAlive: true }) : undefined;
+  acme.axios.defaults.httpsAgent = agent;
   // axios has no timeout by default; a CA that never answers must not hold a job for its lease.
   acme.axios.defaults.timeout = 30_000;
 }
 
 export async function newAccountKey(): Promise<string> {
   return (await acme.crypto.createPrivateEcdsaKey("P-256")).toString();
+}
+
+/**
+ * One plain GET of the directory first: acme-client turns a transport failure (refused, reset,
+ * TLS) into a TypeError once its retries are spent, which would read as the CA refusing the
+ * order. This tells "unreachable" apart, with the system error's code.
+ */
+function directoryReachable(directoryUrl: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = https.get(directoryUrl, { agent, timeout: 15_000 }, (res) => {
+      res.resume();
+      if ((res.statusCode ?? 0) >= 500) reject(new AcmeUnreachable(`directory answered HTTP ${res.statusCode}`));
+      else resolve();
+    });
+    req.on("timeout", () => req.destroy(Object.assign(new Error("no answer within 15 s"), { code: "ETIMEDOUT" })));
+    req.on("error", (error: Error & { code?: string }) => reject(new AcmeUnreachable(`${error.code ?? "error"}: ${error.message}`)));
+  });
 }
 
 export async function obtainCertificate<Handle>(
@@ -60,6 +79,7 @@ export async function obtainCertificate<Handle>(
     backoffMax: 10_000,
     backoffAttempts: 12,
   });
+  await directoryReachable(account.directoryUrl);
   // keyAuthorization -> handle; a wildcard and its apex publish two values at one name.
   const published = new Map<string, Handle>();
   try {
@@ -83,10 +103,9 @@ export async function obtainCertificate<Handle>(
     });
     return { fullchain, accountUrl: client.getAccountUrl() };
   } catch (error) {
-    const e = error as Error & { code?: unknown; isAxiosError?: boolean; response?: unknown };
-    // A problem document from the CA is a plain Error with the CA's text; anything carrying a
-    // system error code never got an answer.
-    if (typeof e.code === "string" && !e.response) throw new AcmeUnreachable(`${e.code}: ${e.message}`);
+    // A problem document from the CA is a plain Error with the CA's text. A TypeError is
+    // acme-client losing the connection mid-order (see directoryReachable).
+    if (error instanceof TypeError) throw new AcmeUnreachable(`connection lost during the order (${error.message})`);
     throw error;
   }
 }
