@@ -3,7 +3,7 @@
 // our authoritative server, no artificial sleeps or nonce rejections, no authorization reuse,
 // so every order really answers its DNS-01 challenges.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
