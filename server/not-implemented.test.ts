@@ -11,7 +11,6 @@ beforeAll(async () => {
 afterAll(() => p.stop());
 
 it.each([
-  ["GET", "/v1/certs/crt_1/status"],
   ["GET", "/v1/messenger/mybots"],
   ["GET", "/v1/messenger/mypresets"],
 ])("%s %s is 501 not_implemented", async (method, url) => {

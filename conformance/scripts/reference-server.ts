@@ -3,7 +3,7 @@
 // mailbox fixtures through the API itself, as any client would; and writes the suite config.
 // Shared by scripts/reference.ts and bench/bench.ts.
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -91,6 +91,12 @@ export async function startReference(): Promise<Reference> {
   }
 
   const a = await project("conformance-a", "conf-a.test", "alice");
+  // An own CSR for the fixture domain, made by openssl: a schema-valid `csr` the server must accept.
+  const csrDir = path.join(dataDir, "csr");
+  await promisify(execFile)("openssl", [
+    "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", `/CN=${a.zone}`,
+    "-addext", `subjectAltName=DNS:${a.zone}`, "-keyout", `${csrDir}.key`, "-out", `${csrDir}.csr`,
+  ]);
   const b = await project("conformance-b", "conf-b.test", "bob");
   // A subscription that hears the fixture mail arrive, so a delivery exists to list and redeliver.
   const receiver = http.createServer((req, res) => req.resume().on("end", () => res.writeHead(204).end()));
@@ -113,7 +119,7 @@ export async function startReference(): Promise<Reference> {
       lowLimit,
       withScopes: `"${process.execPath}" "${admin}" keys create --project ${a.id} --scopes {scopes} --rate-limit 1000000`,
     },
-    values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone] },
+    values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone], csr: readFileSync(`${csrDir}.csr`, "utf8") },
     webhooks: { subscribe: "createWebhook", trigger: { operationId: "sendMail", event: "mail.delivered" }, deliveries: "listWebhookDeliveries" },
     // What only the outside world makes: received mail (over SMTP above) and a recorded delivery.
     operations: {
