@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type Api, type Tenant, type TestPlatform } from "./test/harness.ts";
 
-const limits = { mailboxes: 14, groups: 12, membersPerGroup: 11, webhooks: 13, recordsPerZone: 25, mailDomains: 12 };
+const limits = { mailboxes: 14, groups: 12, membersPerGroup: 11, webhooks: 13, recordsPerZone: 25, mailDomains: 12, certificates: 12 };
 let p: TestPlatform;
 beforeAll(async () => {
   p = await startTestPlatform({ limits });
@@ -80,5 +80,12 @@ describe("caps hold under 30 parallel creates", () => {
     const t = await tenant("capdom");
     await raceFromTenBelow(limits.mailDomains, length(t.api, "/v1/maildomains", "domains"), (i) =>
       t.api("POST", "/v1/maildomains", { name: `d${i}.capdom.example` }));
+  });
+
+  it("certificates", async () => {
+    const t = await tenant("capcrt");
+    // No list route: count the project's rows (the cap is what the insert transaction enforces).
+    const count = async () => (p.db.prepare("SELECT COUNT(*) AS n FROM certificates c JOIN zones z ON z.project_id = c.project_id WHERE z.name = ?").get(t.domain) as { n: number }).n;
+    await raceFromTenBelow(limits.certificates, count, (i) => t.api("POST", "/v1/certs/issue", { domains: [`c${i}.${t.domain}`] }));
   });
 });
