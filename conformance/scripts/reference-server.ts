@@ -109,6 +109,13 @@ export async function startReference(): Promise<Reference> {
   // A sent message to read and a scheduled one to cancel (ids the fuzzer cannot guess).
   const sent = await a.call("POST", "/v1/mail/send", { from: `noreply@${a.zone}`, to: a.address, subject: "fixture", text: "fixture" });
   const scheduled = await a.call("POST", "/v1/mail/send", { from: `noreply@${a.zone}`, to: a.address, subject: "later", text: "later", sendAt: new Date(Date.now() + 86_400_000).toISOString() });
+  // An issued certificate: the job worker signs it a moment after the order, so wait for it as a
+  // client would; the suite's own orders may still be pending when it downloads them (409).
+  const cert = await a.call("POST", "/v1/certs/issue", { domains: [`www.${a.zone}`] });
+  for (let i = 0; (await a.call("GET", `/v1/certs/${cert.id}/status`, undefined) as unknown as { status: string }).status === "pending"; i++) {
+    if (i > 1000) throw new ReferenceUnavailable("the fixture certificate stayed pending");
+    await new Promise((r) => setTimeout(r, 10));
+  }
   const lowLimit = lastWord(await console_(`keys create --project ${a.id} --scopes all --rate-limit 5`));
   const configFile = path.join(dataDir, "conformance.config.json");
   writeFileSync(configFile, JSON.stringify({
@@ -121,7 +128,8 @@ export async function startReference(): Promise<Reference> {
     },
     values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone], csr: readFileSync(`${csrDir}.csr`, "utf8") },
     webhooks: { subscribe: "createWebhook", trigger: { operationId: "sendMail", event: "mail.delivered" }, deliveries: "listWebhookDeliveries" },
-    // What only the outside world makes: received mail (over SMTP above) and a recorded delivery.
+    // What only the outside world makes: received mail (over SMTP above), a recorded delivery and
+    // an issued certificate.
     operations: {
       listMailboxMessages: { values: { id: reading.mailboxId } },
       getMailboxMessage: { values: { id: reading.mailboxId, msgId: reading.messageIds[0] } },
@@ -133,6 +141,8 @@ export async function startReference(): Promise<Reference> {
       cancelMessage: { values: { id: scheduled.id } },
       sendMail: { acceptStatuses: [400] },
       sendMailBatch: { acceptStatuses: [400] },
+      getCertificateStatus: { values: { id: cert.id } },
+      downloadCertificate: { values: { id: cert.id } },
     },
   }, null, 2));
   // DATA_DIR must reach the console the suite runs for scoped keys.
