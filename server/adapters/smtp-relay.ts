@@ -176,7 +176,10 @@ function open(o: SmtpRelayOptions, host: string, address: string, port: number, 
         connected = true;
         resolve(connection);
       };
-      if (smarthost?.user) connection.login({ user: smarthost.user, pass: smarthost.pass ?? "" }, (error) => (error ? reject(error) : ready()));
+      // A refused AUTH is our configuration, not the recipient: no reply code, so it is retried
+      // (and `failed` in the end), never a bounce that would suppress the address.
+      const refused = (error: Error & { response?: string }) => Object.assign(new Error(`smarthost refused AUTH: ${error.response ?? error.message}`), { code: "EAUTH" });
+      if (smarthost?.user) connection.login({ user: smarthost.user, pass: smarthost.pass ?? "" }, (error) => (error ? reject(refused(error)) : ready()));
       else ready();
     });
   });
@@ -205,7 +208,27 @@ function fromError(error: Error & { responseCode?: number; response?: string; co
   return { kind: "deferred", reply: `${error.code ?? "ECONNECTION"}: ${error.message}` };
 }
 
-/** The id a server names in its 250 reply ("250 2.0.0 Ok: queued as 4Xq..."), when it names one. */
+// The shapes of real 250 replies, most specific first (S11): Postfix, SendGrid, smtp-server
+// ("Ok: queued as ABC123"); Exim ("OK id=1rAbCd-000Ab1-Xy"); Sendmail ("2.0.0 3AL1Xyz0012345
+// Message accepted for delivery"); Gmail ("2.0.0 OK  1700000000 d12-2002.12 - gsmtp", the token
+// before " - gsmtp"); Microsoft 365 ("2.6.0 <message-id> [InternalId=...] Queued mail");
+// Amazon SES and others ("Ok 0100018b...-000000", one bare token after Ok). None of these: the
+// caller keeps the whole reply text.
+const QUEUE_ID_SHAPES = [
+  /queued as\s+<?([A-Za-z0-9._@-]+)>?/i,
+  /\bid=<?([A-Za-z0-9._@-]+)>?/i,
+  /^250[ -](?:\d\.\d{1,3}\.\d{1,3}\s+)?([A-Za-z0-9._-]{6,})\s+Message accepted/i,
+  /\s([A-Za-z0-9._-]+)\s+-\s+gsmtp\s*$/i,
+  /^250[ -](?:\d\.\d{1,3}\.\d{1,3}\s+)?<([^<>\s]+)>/,
+  // A bare token must hold a digit, so "250 Thanks" is not an id.
+  /^250[ -](?:\d\.\d{1,3}\.\d{1,3}\s+)?(?:Ok:?\s+)?((?=[A-Za-z._-]*\d)[A-Za-z0-9._-]{6,})\s*$/i,
+];
+
+/** The id a server names in its 250 reply, when it names one; callers fall back to the reply. */
 export function queueIdOf(reply: string): string | undefined {
-  return /queued as\s+([A-Za-z0-9._@<>-]+)/i.exec(reply)?.[1] ?? /\bid=([A-Za-z0-9._@-]+)/i.exec(reply)?.[1] ?? /^250\s+(?:\d\.\d\.\d\s+)?(?:Ok:?\s+)?([A-Za-z0-9._-]{6,})\s*$/i.exec(reply)?.[1];
+  for (const shape of QUEUE_ID_SHAPES) {
+    const id = shape.exec(reply.trim())?.[1];
+    if (id) return id;
+  }
+  return undefined;
 }

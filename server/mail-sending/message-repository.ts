@@ -129,6 +129,11 @@ export interface SentMessageRepository {
 export interface DeliveryOutcomes {
   /** sent|delayed -> delivered, with `mail.delivered`; `reply` is the recipient server's answer. */
   markDelivered(id: string, reply: string): boolean;
+  /**
+   * Smarthost mode: its 250 is a relay durably accepting the message, not delivery. sent|delayed
+   * -> sent, `relayMessageId` = the id in that reply (S11); no event (delivery is learned from DSNs).
+   */
+  markHandedOver(id: string, relayMessageId: string): boolean;
   /** sent -> delayed (a retry is due); delayed stays delayed with the latest reason. */
   markDelayed(id: string, reason: string): boolean;
   /** No retry left or a permanent failure before any recipient server answered. */

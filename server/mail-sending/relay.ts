@@ -51,6 +51,8 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     }
     switch (r.kind) {
       case "accepted":
+        // A smarthost's 250 is a hand-over to another relay, not delivery (S11, S12).
+        if (deps.smtp.smarthost) return { done: true, write: () => void deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply) };
         return { done: true, write: () => void deps.outcomes.markDelivered(m.id, r.reply) };
       case "rejected":
         return { done: true, write: () => void deps.outcomes.markBounced(m.id, { bounceType: "hard", reason: r.reply }) };

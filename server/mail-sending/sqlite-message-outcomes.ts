@@ -54,6 +54,11 @@ export class SqliteMessageOutcomes implements DeliveryOutcomes, MessageFeedback 
     });
   }
 
+  markHandedOver(id: string, relayMessageId: string): boolean {
+    // A 4xx first left it `delayed`; the smarthost's later 250 makes it `sent` again.
+    return atomically(this.db, () => this.move(id, ["sent", "delayed"], "sent", ", relay_message_id = ?, last_error = NULL", [relayMessageId]));
+  }
+
   markDelayed(id: string, reason: string): boolean {
     return atomically(this.db, () => this.move(id, ["sent", "delayed"], "delayed", ", last_error = ?", [reason]));
   }
