@@ -1,22 +1,44 @@
 #!/bin/sh
-# System packages the tests need: chromium (webmail and unsubscribe pages through playwright-core),
-# dnsutils (dig, for DNS answers), swaks (a real SMTP client delivering bounce reports), pebble
-# (the ACME test CA for certificates) and openssl (test certificates).
-# Idempotent: installs only what is missing; called by .ci/run.
+# System packages the tests need, checked before `npm test` runs anything (and by .ci/run).
+# Installs what is missing when it can (root, or sudo without a password); otherwise stops at once
+# naming what is missing and the one command that installs it. No test skips for a missing tool.
+# One line per tool: "<command or absolute path> <Debian package>"; add yours here.
 set -eu
+# chromium: webmail, unsubscribe and docs pages through playwright-core; dig: DNS answers;
+# swaks: a real SMTP client delivering bounce reports; pebble: the ACME test CA; openssl: test certificates.
+needs="
+/usr/bin/chromium chromium
+dig dnsutils
+swaks swaks
+/usr/bin/pebble pebble
+openssl openssl
+"
 missing=""
-command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing="$missing chromium"
-command -v dig >/dev/null 2>&1 || missing="$missing dnsutils"
-command -v swaks >/dev/null 2>&1 || missing="$missing swaks"
-command -v pebble >/dev/null 2>&1 || [ -x /usr/bin/pebble ] || missing="$missing pebble"
-command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
+for_each() {
+  echo "$needs" | while read -r tool pkg; do
+    [ -n "$tool" ] || continue
+    case "$tool" in
+      /*) [ -x "$tool" ] || echo "$pkg" ;;
+      *) command -v "$tool" >/dev/null 2>&1 || echo "$pkg" ;;
+    esac
+  done
+}
+missing=$(for_each | sort -u | tr '\n' ' ')
 if [ -z "$missing" ]; then
-  echo "system deps: chromium, dig, swaks, pebble and openssl present"
+  echo "system deps: all present"
   exit 0
 fi
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-echo "system deps: installing$missing"
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  SUDO="sudo"
+else
+  echo "system deps missing: $missing" >&2
+  echo "install them with:  sudo sh scripts/install-system-deps.sh" >&2
+  echo "(that is: sudo apt-get install -y --no-install-recommends $missing)" >&2
+  exit 1
+fi
+echo "system deps: installing $missing"
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -8,7 +8,7 @@ import { createAuthorize } from "./auth/authorize.ts";
 import { certificateHandlers } from "./certificates/handlers.ts";
 import { dnsRecordHandlers } from "./dns-records/handlers.ts";
 import { registerCors } from "./http/cors.ts";
-import { registerDocs } from "./http/docs.ts";
+import { registerDocs, type DocsOptions } from "./http/docs.ts";
 import type { loggerOptions } from "./http/log-redaction.ts";
 import { groupHandlers } from "./groups/handlers.ts";
 import { mailboxReadingHandlers } from "./mailbox-reading/handlers.ts";
@@ -26,6 +26,7 @@ export interface AppOptions {
   /** Base URL browsers reach this server at; known only after listen when the port is 0. */
   publicUrl: () => string;
   logger?: boolean | ReturnType<typeof loggerOptions>;
+  docs?: DocsOptions;
 }
 
 export async function buildApp(s: Services, options: AppOptions): Promise<FastifyInstance> {
@@ -59,7 +60,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
     },
     { authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }) },
   );
-  await registerDocs(app, options.openapi);
+  await registerDocs(app, options.openapi, options.docs);
   await registerWebmailPages(app, {
     webmail: s.webmail,
     messages: s.messages,

@@ -5,7 +5,10 @@ import { seedDemo } from "./demo/seed-demo.ts";
 import { startPlatform } from "./platform.ts";
 
 const config = loadConfig();
-const platform = await startPlatform(config, { logger: true });
+const platform = await startPlatform(config, {
+  logger: true,
+  docs: { build: true, onBuildError: (message) => console.error(`docs: the reference could not be built (${message}); /docs shows the operation index`) },
+});
 const base = config.publicUrl || platform.url;
 
 if (config.demo) {

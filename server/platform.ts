@@ -8,6 +8,7 @@ import { prepareCertificates } from "./certificates/setup.ts";
 import type { ServerConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { trackConnections } from "./http/graceful-close.ts";
+import type { DocsOptions } from "./http/docs.ts";
 import { loggerOptions } from "./http/log-redaction.ts";
 import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
 import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
@@ -40,6 +41,8 @@ export interface PlatformOptions {
   clock?: Clock;
   /** Off in tests that drive the queue themselves with `worker.drain()`. */
   runWorker?: boolean;
+  /** /docs: build the reference when missing or stale (npm start), and where it lives. */
+  docs?: DocsOptions;
 }
 
 export async function startPlatform(config: ServerConfig, options: PlatformOptions = {}): Promise<Platform> {
@@ -60,6 +63,7 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
   const app = await buildApp(services, {
     openapi,
     publicUrl: () => config.publicUrl || url,
+    docs: options.docs,
     logger: options.logger ? loggerOptions(config.logLevel) : false,
   });
   const connections = trackConnections(app.server, SHUTDOWN_GRACE_MS);

@@ -786,7 +786,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "description": "The part before `@`."
         },
         "description": {
-          "type": "string",
+          "$ref": "components.json#/$defs/SingleLineText",
           "maxLength": 200
         }
       }
@@ -814,7 +814,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "description": "At least 8 characters; stored only as a hash."
         },
         "description": {
-          "type": "string",
+          "$ref": "components.json#/$defs/SingleLineText",
           "maxLength": 200
         }
       }
@@ -2683,6 +2683,11 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       "maxLength": 253,
       "pattern": "^(?!\\d+(\\.\\d+){3}\\.?$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(\\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\\.?$",
       "description": "A host name that may carry underscores, optionally ending in a dot; at most 253 characters."
+    },
+    "SingleLineText": {
+      "type": "string",
+      "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$",
+      "description": "One line of free text: any Unicode except control characters (C0 `U+0000`-`U+001F` with tab,\nCR and LF, DEL, C1 `U+0080`-`U+009F`) and the bidirectional embeddings, overrides and isolates\n(`U+202A`-`U+202E`, `U+2066`-`U+2069`) that make text display other than it is stored."
     },
     "SrvData": {
       "type": "string",

@@ -1236,14 +1236,14 @@ export interface components {
          */
         CreateDnsRecordRequest: components["schemas"]["ARecordInput"] | components["schemas"]["AaaaRecordInput"] | components["schemas"]["TxtRecordInput"] | components["schemas"]["MxRecordInput"] | components["schemas"]["CnameRecordInput"] | components["schemas"]["NsRecordInput"] | components["schemas"]["SrvRecordInput"] | components["schemas"]["CaaRecordInput"];
         CreateGroupRequest: {
-            description?: string;
+            description?: components["schemas"]["SingleLineText"];
             /** @description A mail domain of the project. */
             domain: components["schemas"]["DomainName"];
             /** @description The part before `@`. */
             name: components["schemas"]["LocalPart"];
         };
         CreateMailboxRequest: {
-            description?: string;
+            description?: components["schemas"]["SingleLineText"];
             /** @description A mail domain of the project. */
             domain: components["schemas"]["DomainName"];
             /** @description The part before `@`. */
@@ -1986,6 +1986,13 @@ export interface components {
         };
         /** @description A host name that may carry underscores, optionally ending in a dot; at most 253 characters. */
         ServiceHostData: string;
+        /**
+         * @description One line of free text: any Unicode except control characters (C0 `U+0000`-`U+001F` with tab,
+         *     CR and LF, DEL, C1 `U+0080`-`U+009F`) and the bidirectional embeddings, overrides and isolates
+         *     (`U+202A`-`U+202E`, `U+2066`-`U+2069`) that make text display other than it is stored.
+         * @example Sales team, EMEA
+         */
+        SingleLineText: string;
         /**
          * @description `priority weight port target`: three integers 0 to 65535 and a host name (or `.` for "no
          *     service"), separated by single spaces, like `10 5 5060 sip.example.test`.
