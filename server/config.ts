@@ -22,6 +22,8 @@ export interface ServerConfig {
   webhookTimeoutMs: number;
   /** Origins whose browser scripts may call the API (CORS); `*` for any, empty for none. */
   corsOrigins: string[];
+  /** DNS server ("ip:port") for the host names of outbound HTTP (webhooks); empty: the system's. */
+  outboundResolver: string;
   /** Create the demo project and key on the first start. */
   demo: boolean;
   logLevel: string;
@@ -95,6 +97,7 @@ export const defaults: ServerConfig = {
   allowHttpLoopbackWebhooks: false,
   webhookTimeoutMs: 10_000,
   corsOrigins: [],
+  outboundResolver: "",
   demo: true,
   logLevel: "info",
   limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100, certificates: 1000 },
@@ -135,6 +138,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   }
   if (env.MAIL_HOST) c.mailHost = env.MAIL_HOST;
   if (env.ALLOW_HTTP_LOOPBACK_WEBHOOKS) c.allowHttpLoopbackWebhooks = flagOf("ALLOW_HTTP_LOOPBACK_WEBHOOKS", env.ALLOW_HTTP_LOOPBACK_WEBHOOKS);
+  if (env.OUTBOUND_RESOLVER) c.outboundResolver = env.OUTBOUND_RESOLVER;
   if (env.WEBHOOK_TIMEOUT_MS) c.webhookTimeoutMs = msOf("WEBHOOK_TIMEOUT_MS", env.WEBHOOK_TIMEOUT_MS);
   if (env.DEMO) c.demo = flagOf("DEMO", env.DEMO);
   if (env.LOG_LEVEL) c.logLevel = env.LOG_LEVEL;

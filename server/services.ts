@@ -41,7 +41,7 @@ import { mailboxMessageStore, type MessageStore } from "./webmail/message-store.
 import { SqliteWebmailRepository } from "./webmail/sqlite-webmail-repository.ts";
 import type { WebmailRepository } from "./webmail/webmail-repository.ts";
 import { sendWebhook } from "./adapters/webhook-sender.ts";
-import { systemResolver } from "./adapters/host-resolver.ts";
+import { resolverAt as hostResolverAt, systemResolver } from "./adapters/host-resolver.ts";
 import { DELIVER_JOB } from "./events/event-outbox.ts";
 import { deliveryEngine, type DeliveryEngine } from "./webhooks/delivery-engine.ts";
 import { SqliteDeliveryStore } from "./webhooks/sqlite-delivery-store.ts";
@@ -97,13 +97,14 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
   const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
   const events = new EventOutbox(db, jobs, clock);
   const secrets = new SecretBox(serverKey);
+  const outboundResolver = config.outboundResolver ? hostResolverAt([config.outboundResolver]) : systemResolver;
   const webhookDeliveries = deliveryEngine({
     store: new SqliteDeliveryStore(db, jobs),
     clock,
     send: (hook, delivery) => sendWebhook(hook.url, delivery.event, delivery.payload, secrets.open(hook.secretSealed), {
       development: config.allowHttpLoopbackWebhooks,
       timeoutMs: config.webhookTimeoutMs,
-      resolve: systemResolver,
+      resolve: outboundResolver,
     }),
   });
   const services: Services = {

@@ -42,7 +42,12 @@ export const webhookSignatureConformance: Check = {
     if (!cfg || cfg.subscribe !== op.id) return null;
     const trigger = ctx.operation(cfg.trigger.operationId);
     const base = ctx.sampleCase(op, 41);
-    const cause = trigger && ctx.sampleCase(trigger, 43);
+    const sampled = trigger && ctx.sampleCase(trigger, 43);
+    const cause = sampled && {
+      ...sampled,
+      ...(cfg.trigger.body !== undefined ? { body: cfg.trigger.body } : {}),
+      ...(cfg.trigger.pathParams ? { pathParams: { ...sampled.pathParams, ...cfg.trigger.pathParams } } : {}),
+    };
     if (!trigger || !base || !cause) return null;
     const urlPattern = (op.body?.schema as any)?.properties?.url?.pattern ?? "";
     const receiver = await startReceiver(cfg.protocol ?? (String(urlPattern).includes("https") ? "https" : "http"));

@@ -28,8 +28,12 @@ export interface OperationConfig {
 export interface WebhookConfig {
   /** operation that subscribes a URL; its body gets the receiver URL and the event list */
   subscribe: string;
-  /** operation that causes an event, with the event name it should cause */
-  trigger: { operationId: string; event: string };
+  /**
+   * operation that causes an event, with the event name it should cause; `body` and
+   * `pathParams`, when given, are sent instead of a generated case (an event often needs one exact
+   * request, e.g. mail to an address the implementation can deliver to)
+   */
+  trigger: { operationId: string; event: string; body?: unknown; pathParams?: Record<string, string> };
   /** operation listing deliveries of a subscription (path parameter = subscription id) */
   deliveries?: string;
   /** the URL the implementation can reach the suite at, when it is not the local receiver */

@@ -25,13 +25,23 @@ export interface Reference {
   stop(graceMs?: number): Promise<void>;
 }
 
+// The MX of every mail domain here; an A record 127.0.0.1 in the first project's zone makes the
+// built-in relay hand mail for hosted mailboxes to the server's own SMTP listener, so a send
+// through the API ends `delivered` and emits `mail.delivered` (the webhook check's trigger).
+const RELAY_HOST = "mx.conf-a.test";
+
 export async function startReference(): Promise<Reference> {
   if (!existsSync(entry) || !existsSync(admin)) {
     throw new ReferenceUnavailable(`the reference server is not there yet (${path.relative(root, existsSync(entry) ? admin : entry)} missing)`);
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "conformance-ref-"));
   const [port, dnsPort, smtpPort] = [await freePort(), await freePort(), await freePort()];
-  const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn" };
+  const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), MAIL_HOST: RELAY_HOST, RELAY_PORT: String(smtpPort), RELAY_ALLOW_PRIVATE: "on",
+    // Webhook URLs the fuzzer invents resolve through our own DNS server (refused, never sent out),
+    // and the cap is high enough that they leave room for the signature check's subscription.
+    OUTBOUND_RESOLVER: `127.0.0.1:${dnsPort}`, PLATFORM_CONFIG: path.join(dataDir, "platform.config.json"),
+    DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn" };
+  writeFileSync(env.PLATFORM_CONFIG, JSON.stringify({ limits: { webhooks: 1000 } }));
   const console_ = async (args: string) => (await promisify(execFile)(process.execPath, [admin, ...args.split(" ")], { env, cwd: root })).stdout;
   const lastWord = (s: string) => s.trim().split(/\s+/).pop()!;
 
@@ -97,6 +107,11 @@ export async function startReference(): Promise<Reference> {
     "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", `/CN=${a.zone}`,
     "-addext", `subjectAltName=DNS:${a.zone}`, "-keyout", `${csrDir}.key`, "-out", `${csrDir}.csr`,
   ]);
+  const mx = await fetch(`${baseUrl}/v1/dns/${a.zone}/records`, {
+    method: "POST", headers: { authorization: `Bearer ${a.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ type: "A", name: RELAY_HOST.slice(0, -a.zone.length - 1), data: "127.0.0.1" }),
+  });
+  if (!mx.ok) throw new ReferenceUnavailable(`fixture A record for ${RELAY_HOST} answered ${mx.status}: ${await mx.text()}`);
   const b = await project("conformance-b", "conf-b.test", "bob");
   // A subscription that hears the fixture mail arrive, so a delivery exists to list and redeliver.
   const receiver = http.createServer((req, res) => req.resume().on("end", () => res.writeHead(204).end()));
@@ -127,7 +142,14 @@ export async function startReference(): Promise<Reference> {
       withScopes: `"${process.execPath}" "${admin}" keys create --project ${a.id} --scopes {scopes} --rate-limit 1000000`,
     },
     values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone], csr: readFileSync(`${csrDir}.csr`, "utf8") },
-    webhooks: { subscribe: "createWebhook", trigger: { operationId: "sendMail", event: "mail.delivered" }, deliveries: "listWebhookDeliveries" },
+    webhooks: {
+      subscribe: "createWebhook",
+      // Mail to the first project's own mailbox: relayed to our SMTP listener, delivered, signed event.
+      trigger: { operationId: "sendMail", event: "mail.delivered", body: { from: `noreply@${a.zone}`, to: a.address, subject: "Webhook conformance", text: "Delivered to a hosted mailbox." } },
+      deliveries: "listWebhookDeliveries",
+      protocol: "http",
+      waitMs: 15_000,
+    },
     // What only the outside world makes: received mail (over SMTP above), a recorded delivery and
     // an issued certificate.
     operations: {
