@@ -36,7 +36,7 @@ export async function startReference(): Promise<Reference> {
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "conformance-ref-"));
   const [port, dnsPort, smtpPort] = [await freePort(), await freePort(), await freePort()];
-  const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), MAIL_HOST: RELAY_HOST, RELAY_PORT: String(smtpPort), RELAY_ALLOW_PRIVATE: "on",
+  const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), MAIL_HOST: RELAY_HOST, RELAY_PORT: String(smtpPort), RELAY_ALLOW_LOOPBACK: "on",
     // Webhook URLs the fuzzer invents resolve through our own DNS server (refused, never sent out),
     // and the cap is high enough that they leave room for the signature check's subscription.
     OUTBOUND_RESOLVER: `127.0.0.1:${dnsPort}`, PLATFORM_CONFIG: path.join(dataDir, "platform.config.json"),
