@@ -84,7 +84,6 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
         dataDir: config.dataDir,
         delivery: services.delivery,
         routes: services.inbound,
-        events: services.events,
         resolver: services.resolver,
         clock: services.clock,
         log: (message, fields) => app.log.warn(fields ?? {}, message),

@@ -17,7 +17,7 @@ import { systemClock, type Clock } from "./jobs/clock.ts";
 import { JobQueue } from "./jobs/job-queue.ts";
 import type { DeliveryRepository } from "./inbound/delivery-repository.ts";
 import { InboundRoutes } from "./inbound/routes.ts";
-import { SqliteDeliveryRepository } from "./inbound/sqlite-delivery-repository.ts";
+import { ThreadedDeliveryRepository } from "./inbound/delivery-writer.ts";
 import type { MessageRepository } from "./mailbox-reading/message-repository.ts";
 import { SqliteMessageRepository } from "./mailbox-reading/sqlite-message-repository.ts";
 import type { JobHandler } from "./jobs/worker.ts";
@@ -129,7 +129,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     events,
     dlp: noInspection,
     inbound: new InboundRoutes(),
-    delivery: new SqliteDeliveryRepository(db, (projectId) => mailboxes.usageChanged(projectId)),
+    delivery: new ThreadedDeliveryRepository(db, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
     mailboxMessages,
     sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
     mailFeedback: new SqliteMessageOutcomes(db, events, clock),

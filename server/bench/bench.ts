@@ -65,6 +65,8 @@ async function main(): Promise<void> {
       "skip-webhooks": { type: "boolean", default: false },
       "skip-http": { type: "boolean", default: false },
       "skip-mail": { type: "boolean", default: false },
+      "skip-inbound": { type: "boolean", default: false },
+      "skip-list": { type: "boolean", default: false },
     },
   });
   const [duration, connections, rounds] = [values.duration, values.connections, values.rounds].map(Number);
@@ -91,6 +93,19 @@ async function main(): Promise<void> {
     console.log(`Mail relay: ${relay.messages} DKIM-signed messages to a loopback sink, 4 connections`);
     console.log(`  nodemailer pooled SMTP: ${Math.round(relay.nodemailer)} msg/s; platform relay (queue to sink): ${Math.round(relay.platform)} msg/s`);
     console.log(`  ratio ${(relay.platform / relay.nodemailer).toFixed(2)} (goal at least 0.6); delivered ${relay.delivered} and ${relay.baselineDelivered} of ${relay.messages}`);
+  }
+  if (!values["skip-inbound"]) {
+    const { benchmarkInbound } = await import("../inbound/bench.ts");
+    const r = await benchmarkInbound({ seconds: duration, connections, rounds });
+    console.log(`Inbound SMTP benchmark: 10 KB messages, ${connections} connections, ${rounds} x ${duration} s per target, median of rounds`);
+    console.log(`  bare smtp-server (discards): ${Math.round(r.bare)} msg/s; platform (stored, fsync'd before 250): ${Math.round(r.platform)} msg/s; ratio ${r.ratio.toFixed(2)} (goal at least 0.5)${r.failed ? `; ${r.failed} failed` : ""}`);
+  }
+  if (!values["skip-list"]) {
+    const { benchmarkMailboxList } = await import("../mailbox-reading/bench.ts");
+    console.log(`Mailbox list benchmark: GET /v1/mailboxes/{id}/messages, 100,000 messages in one mailbox, autocannon ${connections} connections, ${duration} s each`);
+    const rows = await benchmarkMailboxList({ seconds: duration, connections });
+    const base = rows[0].rps;
+    for (const r of rows) console.log(`  ${r.name.padEnd(26)} ${String(Math.round(r.rps)).padStart(6)} req/s  p99 ${r.p99} ms  (ratio to the empty mailbox ${(r.rps / base).toFixed(2)})`);
   }
 }
 

@@ -9,7 +9,7 @@ import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
 import { eventMigrations } from "../events/migrations.ts";
 import { jobMigrations } from "../jobs/migrations.ts";
 import { sealDkimPrivateKeys } from "../maildomains/migrations.ts";
-import { mailboxMessageMigrations } from "../mailbox-reading/migrations.ts";
+import { mailboxMessageFilterIndex, mailboxMessageMigrations } from "../mailbox-reading/migrations.ts";
 import { mailSendingMigrations } from "../mail-sending/migrations.ts";
 import { webhookDeliveryMigrations } from "../webhooks/migrations.ts";
 
@@ -143,6 +143,7 @@ export const migrations: Migration[] = [
   { version: 40, name: "received mail", sql: mailboxMessageMigrations },
   { version: 20, name: "outgoing mail", sql: mailSendingMigrations },
   ...certificateMigrations,
+  { version: 41, name: "received mail: covering index of the list filters", sql: mailboxMessageFilterIndex },
 ];
 
 export function runMigrations(db: DatabaseSync, list: Migration[] = migrations, context: MigrationContext = noContext): number[] {

@@ -45,8 +45,9 @@ export interface DeliveryRepository {
   lookup(address: string): Recipient;
   /**
    * One transaction: the bytes, one copy per distinct mailbox the recipients reach (a group
-   * reaches its members), each mailbox's usedBytes, and whatever `onCopy` writes (the
-   * `mail.received` events). Returns no copies when no recipient reaches a mailbox any more.
+   * reaches its members), each mailbox's usedBytes, and each copy's `mail.received` event. Resolves once committed durably; no copies when no recipient
+   * reaches a mailbox any more.
    */
-  store(message: StoredMessage, recipients: string[], onCopy: (copy: DeliveredCopy) => void): DeliveredCopy[];
+  store(message: StoredMessage, recipients: string[]): Promise<DeliveredCopy[]>;
+  close?(): Promise<void>;
 }

@@ -3,6 +3,7 @@
 // what gets indexed, and the raw bytes are kept as received.
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import type { MessageDetail, StoredMessage } from "./delivery-repository.ts";
+import { htmlToText } from "./html-text.ts";
 
 export interface Address {
   email: string;
@@ -12,8 +13,9 @@ export interface Address {
 const PREVIEW_CHARS = 200;
 
 export async function parseMessage(raw: Buffer): Promise<ParsedMail> {
-  // Links in HTML stay as they are (the webmail sanitizes at display), and no image is fetched.
-  return simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
+  // Only what the API serves: no HTML made from text, no links found in text, no text made from
+  // HTML (html-text.ts does that when there is no text part); no image is fetched.
+  return simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, skipHtmlToText: true });
 }
 
 /** The index and detail of a parsed message; `envelopeRecipients` join To and Cc for the `to` filter. */
@@ -22,14 +24,15 @@ export function toStoredMessage(raw: Buffer, parsed: ParsedMail, receivedMs: num
   const to = addresses(parsed.to);
   const cc = addresses(parsed.cc);
   const messageId = parsed.messageId ?? "";
-  const text = parsed.text ?? "";
+  const html = typeof parsed.html === "string" ? parsed.html : null;
+  const text = parsed.text || (html ? htmlToText(html) : "");
   const detail: MessageDetail = {
     messageId,
     inReplyTo: messageIds(parsed.inReplyTo),
     references: messageIds(parsed.references),
     to,
     text,
-    html: typeof parsed.html === "string" ? parsed.html : null,
+    html,
     headers: parsed.headerLines.map(({ line }) => header(line)),
   };
   return {

@@ -1,6 +1,9 @@
 // The listener over real SMTP on loopback: who is accepted, what is stored and when, the
 // headers it adds, STARTTLS and SIZE, group fan-out, routes, and mail.received in the same
 // transaction as the message.
+import { createHmac } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { rawSmtp, sendTo, smtpTransport } from "../test/smtp.ts";
@@ -11,7 +14,7 @@ let t: Tenant;
 let port: number;
 
 beforeAll(async () => {
-  p = await startTestPlatform();
+  p = await startTestPlatform({ allowHttpLoopbackWebhooks: true });
   port = p.smtp!.port;
   t = await p.newTenant("inbound");
   for (const name of ["alice", "bob", "carol"]) await t.api("POST", "/v1/mailboxes", { name, domain: t.domain, password: "correct horse" });
@@ -136,6 +139,39 @@ describe("routes", () => {
       expect(copiesOf("retry me")).toEqual([]);
     } finally {
       unregister();
+    }
+  });
+});
+
+describe("mail.received to a webhook", () => {
+  it("is logged for the subscriber in the message's transaction and reaches a loopback receiver, signed", async () => {
+    const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const hook = (await t.api("POST", "/v1/webhooks", { url, events: ["mail.received"] })).body;
+      await sendTo(port, { from: "s@outside.test", to: `carol@${t.domain}`, subject: "hooked", text: "x" });
+      // No waiting: the delivery row was written with the message, before the 250.
+      const log = (await t.api("GET", `/v1/webhooks/${hook.id}/deliveries`)).body.deliveries as { id: number; event: string; payload: string }[];
+      expect(log).toHaveLength(1);
+      expect(log[0].event).toBe("mail.received");
+      expect(JSON.parse(log[0].payload)).toMatchObject({ type: "mail.received", data: { mailbox: `carol@${t.domain}`, subject: "hooked" } });
+      // Sent now through the API's redelivery (the scheduled attempt is the delivery engine's).
+      const res = await t.api("POST", `/v1/webhooks/${hook.id}/deliveries/${log[0].id}/redeliver`);
+      expect(res.body).toEqual({ status: "delivered", httpCode: 204 });
+      const got = received.find((r) => r.body === log[0].payload)!;
+      expect(got.headers["x-platform-event"]).toBe("mail.received");
+      expect(got.headers["x-platform-signature"]).toBe(`sha256=${createHmac("sha256", hook.secret).update(log[0].payload).digest("hex")}`);
+    } finally {
+      receiver.close();
     }
   });
 });

@@ -6,13 +6,13 @@
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { SmtpConfig } from "../config.ts";
 import type { DnsResolver } from "../dns/resolver.ts";
-import type { EventOutbox } from "../events/event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { DeliveredCopy, DeliveryRepository, StoredMessage } from "./delivery-repository.ts";
+import type { DeliveredCopy, DeliveryRepository } from "./delivery-repository.ts";
 import { parseMessage, toStoredMessage } from "./parse-message.ts";
 import type { InboundRouteHandler, InboundRoutes } from "./routes.ts";
+import { cachedResolve } from "./dns-cache.ts";
 import { loadOrCreateTlsCertificate } from "./tls-certificate.ts";
-import { traceHeaders } from "./trace-headers.ts";
+import { traceHeaders, type Resolve } from "./trace-headers.ts";
 
 export interface SmtpListenerDeps {
   config: SmtpConfig;
@@ -20,7 +20,6 @@ export interface SmtpListenerDeps {
   dataDir: string;
   delivery: DeliveryRepository;
   routes: InboundRoutes;
-  events: EventOutbox;
   resolver: DnsResolver;
   clock: Clock;
   log: (message: string, fields?: Record<string, unknown>) => void;
@@ -40,6 +39,7 @@ function reply(code: number, text: string): Error & { responseCode: number } {
 export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpListener> {
   const { config } = deps;
   const tls = await loadOrCreateTlsCertificate(deps.dataDir, deps.mailHost);
+  const resolve = cachedResolve((name, rrtype) => deps.resolver.resolve(name, rrtype));
   const server = new SMTPServer({
     name: deps.mailHost,
     banner: "platform inbound mail",
@@ -60,7 +60,7 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
       callback(checkRecipient(deps, address.address.toLowerCase()) ?? undefined);
     },
     onData(stream, session, callback) {
-      receive(deps, stream, session).then(() => callback(null), (error: Error) => callback(error));
+      receive(deps, resolve, stream, session).then(() => callback(null), (error: Error) => callback(error));
     },
   });
   server.on("error", (error) => deps.log("smtp listener error", { error: error.message }));
@@ -76,7 +76,10 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
   return {
     host: config.host,
     port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.delivery.close?.();
+    },
   };
 }
 
@@ -89,7 +92,7 @@ function checkRecipient(deps: SmtpListenerDeps, rcpt: string): Error | null {
   return reply(550, `5.7.1 <${rcpt}>: relay access denied`);
 }
 
-async function receive(deps: SmtpListenerDeps, stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
+async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
   const raw = await readMessage(stream);
   if (stream.sizeExceeded) throw reply(552, `5.3.4 message exceeds the fixed maximum size of ${deps.config.maxMessageBytes} bytes`);
   const recipients = session.envelope.rcptTo.map((r: SMTPServerAddress) => r.address.toLowerCase());
@@ -103,7 +106,7 @@ async function receive(deps: SmtpListenerDeps, stream: SMTPServerDataStream, ses
     secure: session.secure,
     sessionId: session.id,
     receivedAt,
-  }, deps.mailHost, deps.resolver);
+  }, deps.mailHost, resolve);
   const parsed = await parseMessage(traced);
 
   const { routed, local } = splitByRoute(deps.routes, recipients);
@@ -120,7 +123,7 @@ async function receive(deps: SmtpListenerDeps, stream: SMTPServerDataStream, ses
   const message = toStoredMessage(traced, parsed, receivedAt.getTime(), local);
   let copies: DeliveredCopy[];
   try {
-    copies = deps.delivery.store(message, local, (copy) => emitReceived(deps.events, copy, message));
+    copies = await deps.delivery.store(message, local);
   } catch (error) {
     deps.log("inbound store failed", { error: (error as Error).message });
     throw reply(451, "4.3.0 temporary failure storing the message, try again later");
@@ -151,18 +154,4 @@ function splitByRoute(routes: InboundRoutes, recipients: string[]) {
     else routed.set(handler, [...(routed.get(handler) ?? []), rcpt]);
   }
   return { routed, local };
-}
-
-function emitReceived(events: EventOutbox, copy: DeliveredCopy, message: StoredMessage): void {
-  events.emit(copy.projectId, "mail.received", {
-    mailboxId: copy.mailboxId,
-    mailbox: copy.mailbox,
-    messageId: String(copy.uid),
-    rfcMessageId: message.rfcMessageId,
-    from: message.from,
-    to: message.detail.to,
-    subject: message.subject,
-    receivedAt: new Date(message.receivedMs).toISOString(),
-    hasAttachment: message.hasAttachment,
-  });
 }

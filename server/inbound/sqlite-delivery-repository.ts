@@ -1,11 +1,21 @@
-// Delivery on the embedded SQLite store. `store` is one IMMEDIATE transaction committed with
-// synchronous=FULL before the listener answers 250: once the sender has its 250, kill -9 loses
-// nothing, and a failure anywhere (a mailbox deleted meanwhile, the disk full) leaves nothing
-// half-stored.
+// Delivery on the embedded SQLite store. A message is stored in an IMMEDIATE transaction
+// committed with synchronous=FULL before the listener answers 250: once the sender has its 250,
+// kill -9 loses nothing, and a failure anywhere (a mailbox deleted meanwhile, the disk full)
+// leaves nothing half-stored. Group commit: the messages whose DATA ended in the same turn of
+// the event loop share one transaction (each in its own savepoint, so one failure fails only
+// its own message) and so one fsync, which is most of what a commit costs; while that fsync
+// blocks, the next group gathers.
 import type { DatabaseSync } from "node:sqlite";
 import { transaction } from "../db/database.ts";
 import { prepare } from "../db/statements.ts";
 import type { DeliveredCopy, DeliveryRepository, Recipient, StoredMessage } from "./delivery-repository.ts";
+
+interface Pending {
+  message: StoredMessage;
+  recipients: string[];
+  resolve: (copies: DeliveredCopy[]) => void;
+  reject: (error: unknown) => void;
+}
 
 interface Target {
   id: string;
@@ -15,12 +25,14 @@ interface Target {
 
 export class SqliteDeliveryRepository implements DeliveryRepository {
   private readonly db: DatabaseSync;
-  private readonly usageChanged: (projectId: string) => void;
+  private readonly onCopy: (copy: DeliveredCopy, message: StoredMessage) => void;
+  /** Messages waiting for the group commit scheduled at the end of this turn. */
+  private pending: Pending[] = [];
 
-  /** `usageChanged` hears of each project whose mailboxes' usedBytes grew (the mailbox list cache). */
-  constructor(db: DatabaseSync, usageChanged: (projectId: string) => void = () => {}) {
+  /** `onCopy` writes inside the transaction what each stored copy causes: its mail.received. */
+  constructor(db: DatabaseSync, onCopy: (copy: DeliveredCopy, message: StoredMessage) => void) {
     this.db = db;
-    this.usageChanged = usageChanged;
+    this.onCopy = onCopy;
   }
 
   lookup(address: string): Recipient {
@@ -33,38 +45,67 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     return prepare(this.db, "SELECT 1 FROM mail_domains WHERE name = ?").get(domain) ? { kind: "unknown" } : { kind: "foreign" };
   }
 
-  store(message: StoredMessage, recipients: string[], onCopy: (copy: DeliveredCopy) => void): DeliveredCopy[] {
-    const copies = this.storeCopies(message, recipients, onCopy);
-    for (const projectId of new Set(copies.map((c) => c.projectId))) this.usageChanged(projectId);
-    return copies;
+  store(message: StoredMessage, recipients: string[]): Promise<DeliveredCopy[]> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.commitPending());
+      this.pending.push({ message, recipients, resolve, reject });
+    });
   }
 
-  private storeCopies(message: StoredMessage, recipients: string[], onCopy: (copy: DeliveredCopy) => void): DeliveredCopy[] {
-    return transaction(this.db, () => {
-      const targets = this.mailboxesReached(recipients);
-      if (targets.length === 0) return [];
-      const content = prepare(this.db, "INSERT INTO message_contents (raw, size, detail) VALUES (?, ?, ?) RETURNING id").get(
-        message.raw,
-        message.raw.length,
-        JSON.stringify(message.detail),
-      ) as { id: number };
-      const fromAddrs = addressList(message.from.map((a) => a.email));
-      const toAddrs = addressList(message.recipientAddresses);
-      const copies: DeliveredCopy[] = [];
-      for (const target of targets) {
-        const { uid } = prepare(this.db, "SELECT COALESCE(MAX(uid), 0) + 1 AS uid FROM mailbox_messages WHERE mailbox_id = ?").get(target.id) as { uid: number };
-        prepare(this.db,
-          `INSERT INTO mailbox_messages (mailbox_id, uid, content_id, received_ms, subject, from_json, from_addrs, to_addrs, has_attachment, rfc_message_id, preview)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(target.id, uid, content.id, message.receivedMs, message.subject, JSON.stringify(message.from), fromAddrs, toAddrs,
-          message.hasAttachment ? 1 : 0, message.rfcMessageId, message.preview);
-        prepare(this.db, "UPDATE mailboxes SET used_bytes = used_bytes + ? WHERE id = ?").run(message.raw.length, target.id);
-        const copy = { projectId: target.project_id, mailboxId: target.id, mailbox: target.email, uid };
-        onCopy(copy);
-        copies.push(copy);
-      }
-      return copies;
+  private commitPending(): void {
+    const group = this.pending;
+    this.pending = [];
+    const outcomes: ({ copies: DeliveredCopy[] } | { error: unknown })[] = [];
+    try {
+      transaction(this.db, () => {
+        for (const p of group) {
+          this.db.exec("SAVEPOINT message");
+          try {
+            outcomes.push({ copies: this.storeCopies(p.message, p.recipients) });
+            this.db.exec("RELEASE message");
+          } catch (error) {
+            this.db.exec("ROLLBACK TO message");
+            this.db.exec("RELEASE message");
+            outcomes.push({ error });
+          }
+        }
+      });
+    } catch (error) {
+      // The commit itself failed: nothing of the group is stored.
+      for (const p of group) p.reject(error);
+      return;
+    }
+    group.forEach((p, i) => {
+      const outcome = outcomes[i];
+      if ("error" in outcome) p.reject(outcome.error);
+      else p.resolve(outcome.copies);
     });
+  }
+
+  private storeCopies(message: StoredMessage, recipients: string[]): DeliveredCopy[] {
+    const targets = this.mailboxesReached(recipients);
+    if (targets.length === 0) return [];
+    const content = prepare(this.db, "INSERT INTO message_contents (raw, size, detail) VALUES (?, ?, ?) RETURNING id").get(
+      message.raw,
+      message.raw.length,
+      JSON.stringify(message.detail),
+    ) as { id: number };
+    const fromAddrs = addressList(message.from.map((a) => a.email));
+    const toAddrs = addressList(message.recipientAddresses);
+    const copies: DeliveredCopy[] = [];
+    for (const target of targets) {
+      const { uid } = prepare(this.db, "SELECT COALESCE(MAX(uid), 0) + 1 AS uid FROM mailbox_messages WHERE mailbox_id = ?").get(target.id) as { uid: number };
+      prepare(this.db,
+        `INSERT INTO mailbox_messages (mailbox_id, uid, content_id, received_ms, subject, from_json, from_addrs, to_addrs, has_attachment, rfc_message_id, preview)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(target.id, uid, content.id, message.receivedMs, message.subject, JSON.stringify(message.from), fromAddrs, toAddrs,
+        message.hasAttachment ? 1 : 0, message.rfcMessageId, message.preview);
+      prepare(this.db, "UPDATE mailboxes SET used_bytes = used_bytes + ? WHERE id = ?").run(message.raw.length, target.id);
+      const copy = { projectId: target.project_id, mailboxId: target.id, mailbox: target.email, uid };
+      this.onCopy(copy, message);
+      copies.push(copy);
+    }
+    return copies;
   }
 
   /** Distinct mailboxes, resolved inside the transaction: membership is what it is at commit. */

@@ -5,7 +5,6 @@
 // host name as authserv-id are renamed (RFC 8601 §5).
 import { randomBytes } from "node:crypto";
 import { authenticate } from "mailauth";
-import type { DnsResolver } from "../dns/resolver.ts";
 
 export interface Envelope {
   remoteAddress: string;
@@ -17,7 +16,9 @@ export interface Envelope {
   receivedAt: Date;
 }
 
-export async function traceHeaders(raw: Buffer, envelope: Envelope, mailHost: string, resolver: DnsResolver): Promise<Buffer> {
+export type Resolve = (name: string, rrtype: string) => Promise<unknown>;
+
+export async function traceHeaders(raw: Buffer, envelope: Envelope, mailHost: string, resolve: Resolve): Promise<Buffer> {
   const cleaned = renameForgedResults(raw, mailHost);
   let authentication: string;
   try {
@@ -26,7 +27,7 @@ export async function traceHeaders(raw: Buffer, envelope: Envelope, mailHost: st
       helo: envelope.helo,
       sender: envelope.mailFrom,
       mta: mailHost,
-      resolver: (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[]>,
+      resolver: resolve as (name: string, rrtype: string) => Promise<string[]>,
       // BIMI fetches logos and certificates over HTTPS: no outbound calls for an inbound message.
       disableBimi: true,
     });

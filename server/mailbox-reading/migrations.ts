@@ -41,3 +41,27 @@ BEGIN
   DELETE FROM message_contents WHERE id = OLD.content_id;
 END;
 `;
+
+// The list's filters (hasAttachment, with, from, to) and its total read these columns for every
+// message of the range: in the index they are read in index order, without a table lookup per
+// message (measured in server/README.md). It covers what mailbox_messages_newest did.
+export const mailboxMessageFilterIndex = `
+CREATE INDEX mailbox_messages_filter ON mailbox_messages (mailbox_id, received_ms, uid, has_attachment, from_addrs, to_addrs);
+DROP INDEX mailbox_messages_newest;
+-- hasAttachment alone: its page and its total read only the matching entries.
+CREATE INDEX mailbox_messages_attachment ON mailbox_messages (mailbox_id, has_attachment, received_ms, uid);
+-- The unfiltered total of a list, kept by triggers rather than counted: COUNT(*) over 100,000
+-- index entries was most of an unfiltered page's time.
+CREATE TABLE mailbox_message_counts (
+  mailbox_id TEXT PRIMARY KEY REFERENCES mailboxes (id) ON DELETE CASCADE,
+  messages INTEGER NOT NULL
+);
+INSERT INTO mailbox_message_counts (mailbox_id, messages) SELECT mailbox_id, COUNT(*) FROM mailbox_messages GROUP BY mailbox_id;
+CREATE TRIGGER mailbox_messages_count_up AFTER INSERT ON mailbox_messages BEGIN
+  INSERT INTO mailbox_message_counts (mailbox_id, messages) VALUES (NEW.mailbox_id, 1)
+  ON CONFLICT (mailbox_id) DO UPDATE SET messages = messages + 1;
+END;
+CREATE TRIGGER mailbox_messages_count_down AFTER DELETE ON mailbox_messages BEGIN
+  UPDATE mailbox_message_counts SET messages = messages - 1 WHERE mailbox_id = OLD.mailbox_id;
+END;
+`;

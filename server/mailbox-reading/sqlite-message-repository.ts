@@ -71,8 +71,18 @@ export class SqliteMessageRepository implements MessageRepository {
     const rows = prepare(this.db, `SELECT ${SUMMARY} FROM mailbox_messages WHERE ${w.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
       ...w.params, filter.limit, filter.offset,
     ) as unknown as SummaryRow[];
-    const { total } = prepare(this.db, `SELECT COUNT(*) AS total FROM mailbox_messages WHERE ${w.sql}`).get(...w.params) as { total: number };
-    return { messages: rows.map(toSummary), total };
+    return { messages: rows.map(toSummary), total: this.total(mailboxId, filter, w, rows.length) };
+  }
+
+  private total(mailboxId: string, filter: ListFilter, w: { sql: string; params: SQLInputValue[] }, returned: number): number {
+    // A page that is not full, and not past the end, has seen every match.
+    if (returned > 0 && returned < filter.limit) return filter.offset + returned;
+    const unfiltered = Object.values({ ...filter, limit: undefined, offset: undefined }).every((v) => v === undefined);
+    if (unfiltered) {
+      const row = prepare(this.db, "SELECT messages FROM mailbox_message_counts WHERE mailbox_id = ?").get(mailboxId) as { messages: number } | undefined;
+      return row?.messages ?? 0;
+    }
+    return (prepare(this.db, `SELECT COUNT(*) AS total FROM mailbox_messages WHERE ${w.sql}`).get(...w.params) as { total: number }).total;
   }
 
   async get(mailboxId: string, uid: number): Promise<MessageRecord | undefined> {
