@@ -92,6 +92,7 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     ) as { id: number };
     const fromAddrs = addressList(message.from.map((a) => a.email));
     const toAddrs = addressList(message.recipientAddresses);
+    const addresses = new Set([...message.from.map((a) => a.email), ...message.recipientAddresses].map((a) => a.toLowerCase()).filter(Boolean));
     const copies: DeliveredCopy[] = [];
     for (const target of targets) {
       const { uid } = prepare(this.db, "SELECT COALESCE(MAX(uid), 0) + 1 AS uid FROM mailbox_messages WHERE mailbox_id = ?").get(target.id) as { uid: number };
@@ -100,6 +101,9 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(target.id, uid, content.id, message.receivedMs, message.subject, JSON.stringify(message.from), fromAddrs, toAddrs,
         message.hasAttachment ? 1 : 0, message.rfcMessageId, message.preview);
+      for (const address of addresses) {
+        prepare(this.db, "INSERT OR IGNORE INTO mailbox_message_addresses (mailbox_id, address, received_ms, uid) VALUES (?, ?, ?, ?)").run(target.id, address, message.receivedMs, uid);
+      }
       prepare(this.db, "UPDATE mailboxes SET used_bytes = used_bytes + ? WHERE id = ?").run(message.raw.length, target.id);
       const copy = { projectId: target.project_id, mailboxId: target.id, mailbox: target.email, uid };
       this.onCopy(copy, message);

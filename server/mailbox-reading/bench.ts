@@ -35,8 +35,10 @@ async function serve(): Promise<Ready & { close(): Promise<void> }> {
       `INSERT INTO mailbox_messages (mailbox_id, uid, content_id, received_ms, subject, from_json, from_addrs, to_addrs, has_attachment, rfc_message_id, preview)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const address = p.db.prepare("INSERT OR IGNORE INTO mailbox_message_addresses (mailbox_id, address, received_ms, uid) VALUES (?, ?, ?, ?)");
     for (let i = 1; i <= MESSAGES; i++) {
       const sender = `sender${i % 1000}@company${i % 37}.example`;
+      for (const a of [sender, `full@${t.domain}`, `colleague${i % 50}@${t.domain}`]) address.run(full, a, start + i * 60_000, i);
       insert.run(full, i, content.id, start + i * 60_000, `Message number ${i} about things`, JSON.stringify([{ email: sender, name: `Sender ${i % 1000}` }]),
         ` ${sender} `, ` full@${t.domain} colleague${i % 50}@${t.domain} `, i % 10 === 0 ? 1 : 0, `m${i}@company${i % 37}.example`,
         "A preview of the text of the message, two hundred characters at most, as the list shows it to a reader skimming through.");

@@ -50,6 +50,15 @@ CREATE INDEX mailbox_messages_filter ON mailbox_messages (mailbox_id, received_m
 DROP INDEX mailbox_messages_newest;
 -- hasAttachment alone: its page and its total read only the matching entries.
 CREATE INDEX mailbox_messages_attachment ON mailbox_messages (mailbox_id, has_attachment, received_ms, uid);
+-- "with" (an exact address): the messages of a mailbox by each of their sender and recipient
+-- addresses, so the filter reads only the matching entries. Gone with the mailbox.
+CREATE TABLE mailbox_message_addresses (
+  mailbox_id TEXT NOT NULL REFERENCES mailboxes (id) ON DELETE CASCADE,
+  address TEXT NOT NULL,
+  received_ms INTEGER NOT NULL,
+  uid INTEGER NOT NULL,
+  PRIMARY KEY (mailbox_id, address, received_ms, uid)
+) WITHOUT ROWID;
 -- The unfiltered total of a list, kept by triggers rather than counted: COUNT(*) over 100,000
 -- index entries was most of an unfiltered page's time.
 CREATE TABLE mailbox_message_counts (

@@ -45,8 +45,7 @@ function where(mailboxId: string, f: Range & Partial<ListFilter>): { sql: string
   // Addresses hold no spaces; a filter with one would match across two addresses, so it matches nothing.
   const noSpace = (v: string) => !/\s/.test(v);
   if (f.with !== undefined) {
-    if (noSpace(f.with)) add("(instr(from_addrs, ?) > 0 OR instr(to_addrs, ?) > 0)", ` ${f.with} `, ` ${f.with} `);
-    else add("0");
+    add("uid IN (SELECT uid FROM mailbox_message_addresses WHERE mailbox_id = ? AND address = ?)", mailboxId, f.with);
   }
   if (f.from !== undefined) {
     if (noSpace(f.from)) add("instr(from_addrs, ?) > 0", f.from);
@@ -81,6 +80,12 @@ export class SqliteMessageRepository implements MessageRepository {
     if (unfiltered) {
       const row = prepare(this.db, "SELECT messages FROM mailbox_message_counts WHERE mailbox_id = ?").get(mailboxId) as { messages: number } | undefined;
       return row?.messages ?? 0;
+    }
+    if (filter.with !== undefined && filter.hasAttachment === undefined && filter.from === undefined && filter.to === undefined) {
+      // Only `with` and a time range: counted in the address index alone.
+      const range = [filter.fromMs ?? Number.MIN_SAFE_INTEGER, filter.beforeMs ?? Number.MAX_SAFE_INTEGER];
+      return (prepare(this.db, "SELECT COUNT(*) AS total FROM mailbox_message_addresses WHERE mailbox_id = ? AND address = ? AND received_ms >= ? AND received_ms < ?")
+        .get(mailboxId, filter.with, ...range) as { total: number }).total;
     }
     return (prepare(this.db, `SELECT COUNT(*) AS total FROM mailbox_messages WHERE ${w.sql}`).get(...w.params) as { total: number }).total;
   }
