@@ -15,6 +15,8 @@ import { mailboxReadingHandlers } from "./mailbox-reading/handlers.ts";
 import { mailboxHandlers } from "./mailboxes/handlers.ts";
 import { mailDomainHandlers } from "./maildomains/handlers.ts";
 import { wireMailEngagement } from "./mail-sending/engagement/wire.ts";
+import { messengerHandlers } from "./messenger/handlers.ts";
+import { registerMessengerHooks } from "./messenger/hook-routes.ts";
 import { mailSendingHandlers } from "./mail-sending/handlers.ts";
 import type { Services } from "./services.ts";
 import { registerWebmailPages } from "./webmail/pages.ts";
@@ -40,6 +42,8 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
   });
   registerCors(app, s.config.corsOrigins);
   const limits = s.config.limits;
+  // The hook URLs given to the messenger platform are on the address clients reach us at.
+  s.messenger.publicUrl = options.publicUrl;
   const mailboxDeps = { mailboxes: s.mailboxes, mailDomains: s.mailDomains, limits };
   // Tracking, unsubscribe and feedback: its hook goes into the send path below.
   const engagement = await wireMailEngagement(app, s, options.publicUrl);
@@ -57,10 +61,12 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       }),
       ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, deliveries: s.webhookDeliveries, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
       ...certificateHandlers({ certs: s.certificates, zones: s.zones, jobs: s.jobs, secrets: s.secrets, clock: s.clock, issuer: s.config.certificates.issuer, limits }),
+      ...messengerHandlers(s.messenger),
     },
     { authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }) },
   );
   await registerDocs(app, options.openapi, options.docs);
+  await registerMessengerHooks(app, s.messenger);
   await registerWebmailPages(app, {
     webmail: s.webmail,
     messages: s.messages,

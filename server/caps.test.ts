@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type Api, type Tenant, type TestPlatform } from "./test/harness.ts";
 
-const limits = { mailboxes: 14, groups: 12, membersPerGroup: 11, webhooks: 13, recordsPerZone: 25, mailDomains: 12, certificates: 12 };
+const limits = { mailboxes: 14, groups: 12, membersPerGroup: 11, webhooks: 13, recordsPerZone: 25, mailDomains: 12, certificates: 12, bots: 100 };
 let p: TestPlatform;
 beforeAll(async () => {
   p = await startTestPlatform({ limits });

@@ -2,6 +2,7 @@
 // The file is PLATFORM_CONFIG, else ./platform.config.json when present.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { PresetConfig } from "./messenger/presets.ts";
 
 export interface ServerConfig {
   host: string;
@@ -35,6 +36,8 @@ export interface ServerConfig {
   relay: RelayConfig;
   /** Who signs certificates: the built-in local CA (works offline) or an ACME CA. */
   certificates: { issuer: "local" | "acme"; acme: AcmeConfig };
+  /** The messenger platform (Telegram Bot API); server/README.md, "Messenger bots". */
+  messenger: MessengerConfig;
 }
 
 export interface SmtpConfig {
@@ -75,6 +78,20 @@ export interface AcmeConfig {
   pollMinMs: number;
 }
 
+export interface MessengerConfig {
+  /** Bot API root without a trailing slash; default the public Bot API. */
+  apiRoot: string;
+  /** The manager bot (Bot Management Mode on) behind bot-creation links; empty: links answer 501. */
+  managerToken: string;
+  timeoutMs: number;
+  /** Bot-creation links expire after this. */
+  linkTtlSeconds: number;
+  /** Tokens of one bulk request checked with the platform at once. */
+  bulkConcurrency: number;
+  /** Shared presets offered to every project (docs/decisions.md B2). */
+  presets: PresetConfig[];
+}
+
 export interface Limits {
   webhooks: number;
   mailboxes: number;
@@ -83,6 +100,7 @@ export interface Limits {
   recordsPerZone: number;
   mailDomains: number;
   certificates: number;
+  bots: number;
 }
 
 export const defaults: ServerConfig = {
@@ -100,10 +118,11 @@ export const defaults: ServerConfig = {
   outboundResolver: "",
   demo: true,
   logLevel: "info",
-  limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100, certificates: 1000 },
+  limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100, certificates: 1000, bots: 100 },
   smtp: { enabled: true, host: "127.0.0.1", port: 2525, maxMessageBytes: 25 * 1024 * 1024, maxRecipients: 100, maxConnections: 200, idleTimeoutMs: 60_000 },
   relay: { name: "", port: 25, allowLoopback: false },
   certificates: { issuer: "local", acme: { directoryUrl: "", eabKid: "", eabHmacKey: "", caFile: "", email: "", pollMinMs: 1000 } },
+  messenger: { apiRoot: "https://api.telegram.org", managerToken: "", timeoutMs: 10_000, linkTtlSeconds: 3600, bulkConcurrency: 5, presets: [] },
 };
 
 type Env = Record<string, string | undefined>;
@@ -124,6 +143,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
       ...fromFile.certificates,
       acme: { ...defaults.certificates.acme, ...fromFile.certificates?.acme },
     },
+    messenger: { ...defaults.messenger, ...fromFile.messenger },
   };
   if (env.HOST) c.host = env.HOST;
   if (env.PORT) c.port = intOf("PORT", env.PORT);
@@ -154,6 +174,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     if (origin !== "*" && originOf(origin) !== origin) throw new Error(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (or *)`);
   }
   loadCertificateEnv(c, env);
+  if (env.MESSENGER_API_ROOT) c.messenger.apiRoot = env.MESSENGER_API_ROOT;
+  if (env.MESSENGER_MANAGER_TOKEN) c.messenger.managerToken = env.MESSENGER_MANAGER_TOKEN;
   c.dataDir = path.resolve(cwd, c.dataDir);
   return c;
 }

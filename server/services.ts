@@ -26,6 +26,7 @@ import type { DnsRecordRepository } from "./dns/zone-repository.ts";
 import type { MailboxRepository } from "./mailboxes/mailbox-repository.ts";
 import { CachedMailboxRepository } from "./mailboxes/cached-mailbox-repository.ts";
 import { SqliteMailboxRepository } from "./mailboxes/sqlite-mailbox-repository.ts";
+import { createMessenger, messengerJobHandlers, type MessengerContext } from "./messenger/messenger-context.ts";
 import type { MailDomainRepository } from "./maildomains/maildomain-repository.ts";
 import { SqliteMailDomainRepository } from "./maildomains/sqlite-maildomain-repository.ts";
 import type { ProjectRepository } from "./projects/project-repository.ts";
@@ -87,6 +88,8 @@ export interface Services {
   /** `relay` of the messages the built-in relay (or the smarthost) takes. */
   relayName: string;
   certificates: CertificateRepository;
+  /** Messenger bots (server/messenger): repository, Bot API client, keys. */
+  messenger: MessengerContext;
 }
 
 /** `dnsPort` is where our own DNS server listens, the default resolver for readiness checks. */
@@ -107,6 +110,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
       resolve: outboundResolver,
     }),
   });
+  const messenger = createMessenger(config, db, serverKey, { secrets, jobs, clock });
   const services: Services = {
     config,
     db,
@@ -125,7 +129,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     resolver: createResolver({ servers: [`${resolverAt.host}:${resolverAt.port}`], timeoutMs: 1000, tries: 2 }),
     clock,
     jobs,
-    jobHandlers: { [DELIVER_JOB]: webhookDeliveries.job },
+    jobHandlers: { [DELIVER_JOB]: webhookDeliveries.job, ...messengerJobHandlers(messenger) },
     events,
     dlp: noInspection,
     inbound: new InboundRoutes(),
@@ -136,6 +140,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     templates: new SqliteTemplateRepository(db),
     relayName: config.relay.smarthost?.host || config.relay.name || config.mailHost,
     certificates: new SqliteCertificateRepository(db, clock),
+    messenger,
   };
   Object.assign(services.jobHandlers, mailJobHandlers({
     messages: services.sentMessages,

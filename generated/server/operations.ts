@@ -1141,7 +1141,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "rate_limited",
         "quota_exceeded",
         "not_implemented",
-        "internal_error"
+        "internal_error",
+        "upstream_error"
       ],
       "description": "Machine-readable error codes (docs/decisions.md, \"Errors\")."
     },
@@ -4648,6 +4649,9 @@ export const operations: readonly OperationSpec[] = [
         },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "502": {
+          "$ref": "components.json#/$defs/ErrorBody"
         }
       }
     }
@@ -4723,6 +4727,9 @@ export const operations: readonly OperationSpec[] = [
         },
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "502": {
+          "$ref": "components.json#/$defs/ErrorBody"
         }
       }
     }
@@ -4745,6 +4752,12 @@ export const operations: readonly OperationSpec[] = [
           },
           "presetId": {
             "$ref": "components.json#/$defs/ResourceId"
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "description": "The new bot's display name offered in the messenger; default the username without `bot`."
           }
         },
         "required": [
@@ -4758,10 +4771,16 @@ export const operations: readonly OperationSpec[] = [
             "link": {
               "type": "string",
               "format": "uri"
+            },
+            "expiresAt": {
+              "type": "string",
+              "format": "date-time",
+              "description": "After this the link no longer works."
             }
           },
           "required": [
-            "link"
+            "link",
+            "expiresAt"
           ]
         },
         "400": {
@@ -4777,6 +4796,9 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "502": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
       }
@@ -4817,10 +4839,16 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "409": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "502": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
       }
@@ -4889,10 +4917,16 @@ export const operations: readonly OperationSpec[] = [
         "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "409": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "415": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "502": {
           "$ref": "components.json#/$defs/ErrorBody"
         }
       }

@@ -11,6 +11,7 @@ import { jobMigrations } from "../jobs/migrations.ts";
 import { sealDkimPrivateKeys } from "../maildomains/migrations.ts";
 import { mailboxMessageFilterIndex, mailboxMessageMigrations } from "../mailbox-reading/migrations.ts";
 import { mailSendingMigrations } from "../mail-sending/migrations.ts";
+import { messengerMigrations } from "../messenger/migrations.ts";
 import { webhookDeliveryMigrations } from "../webhooks/migrations.ts";
 
 export interface Migration {
@@ -144,6 +145,7 @@ export const migrations: Migration[] = [
   { version: 20, name: "outgoing mail", sql: mailSendingMigrations },
   ...certificateMigrations,
   { version: 41, name: "received mail: covering index of the list filters", sql: mailboxMessageFilterIndex },
+  ...messengerMigrations,
 ];
 
 export function runMigrations(db: DatabaseSync, list: Migration[] = migrations, context: MigrationContext = noContext): number[] {

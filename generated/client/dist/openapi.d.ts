@@ -1387,7 +1387,7 @@ export interface components {
          * @description Machine-readable error codes (docs/decisions.md, "Errors").
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "not_found_in_range" | "method_not_allowed" | "unsupported_media_type" | "conflict" | "not_cancelable" | "idempotency_conflict" | "not_ready" | "limit_reached" | "dlp_blocked" | "payload_too_large" | "rate_limited" | "quota_exceeded" | "not_implemented" | "internal_error";
+        ErrorCode: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "not_found_in_range" | "method_not_allowed" | "unsupported_media_type" | "conflict" | "not_cancelable" | "idempotency_conflict" | "not_ready" | "limit_reached" | "dlp_blocked" | "payload_too_large" | "rate_limited" | "quota_exceeded" | "not_implemented" | "internal_error" | "upstream_error";
         /** @description One violated rule of a request. */
         ErrorDetail: {
             /** @description What is wrong with it. */
@@ -5734,6 +5734,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description The messenger platform could not be reached, answered with a server error, or refused a call
+             *     the service made (`code: upstream_error`); `error` carries the platform's description.
+             */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getBotStatus: {
@@ -5811,6 +5823,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The resource's state forbids the operation (`code` tells which rule). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request carries a body that is not `application/json`; nothing was changed. */
             415: {
                 headers: {
@@ -5837,6 +5858,18 @@ export interface operations {
                     "RateLimit-Reset": number;
                     /** @description Seconds to wait before the next request can succeed. */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description The messenger platform could not be reached, answered with a server error, or refused a call
+             *     the service made (`code: upstream_error`); `error` carries the platform's description.
+             */
+            502: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5932,6 +5965,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The resource's state forbids the operation (`code` tells which rule). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request carries a body that is not `application/json`; nothing was changed. */
             415: {
                 headers: {
@@ -5958,6 +6000,18 @@ export interface operations {
                     "RateLimit-Reset": number;
                     /** @description Seconds to wait before the next request can succeed. */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description The messenger platform could not be reached, answered with a server error, or refused a call
+             *     the service made (`code: upstream_error`); `error` carries the platform's description.
+             */
+            502: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6077,6 +6131,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description The messenger platform could not be reached, answered with a server error, or refused a call
+             *     the service made (`code: upstream_error`); `error` carries the platform's description.
+             */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     createBotLink: {
@@ -6089,6 +6155,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The new bot's display name offered in the messenger; default the username without `bot`. */
+                    name?: string;
                     presetId?: components["schemas"]["ResourceId"];
                     /** @description 5 to 32 characters, ending in `bot`. */
                     suggestedUsername: string;
@@ -6109,6 +6177,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description After this the link no longer works.
+                         */
+                        expiresAt: string;
                         /** Format: uri */
                         link: string;
                     };
@@ -6180,6 +6253,18 @@ export interface operations {
                     "RateLimit-Reset": number;
                     /** @description Seconds to wait before the next request can succeed. */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description The messenger platform could not be reached, answered with a server error, or refused a call
+             *     the service made (`code: upstream_error`); `error` carries the platform's description.
+             */
+            502: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,71 @@
+// Forwarding of bot updates (seed §4, `POST /mybots/{id}/webhook`): the bot's webhook on the
+// platform is our hook URL, unguessable per bot, registered with a `secret_token`; each update
+// that arrives with that token is acknowledged at once and forwarded to the project's forwardUrl
+// as a job of the one queue, the body exactly as received, retried on the schedule of webhook
+// deliveries (docs/decisions.md W2, B6).
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Job } from "../jobs/job-queue.ts";
+import type { JobHandler } from "../jobs/worker.ts";
+import type { BotRecord } from "./bot-repository.ts";
+import type { MessengerContext } from "./messenger-context.ts";
+
+export const FORWARD_JOB = "messenger.forward";
+
+/** Delays after attempts 1 to 6 (W2): 1 min, 5 min, 30 min, 2 h, 6 h, 12 h; then given up. */
+export const FORWARD_RETRY_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000];
+
+export interface ForwardPayload {
+  bot: string;
+  forwardUrl: string;
+  /** The update exactly as the platform sent it. */
+  body: string;
+}
+
+export function hookUrl(m: MessengerContext, hookId: string): string {
+  return `${m.publicUrl().replace(/\/+$/, "")}/hooks/messenger/${hookId}`;
+}
+
+/**
+ * Registers our hook for the bot with the platform (the platform call first: a refusal changes
+ * nothing here), then stores where its updates go. The hook id and secret are kept across calls,
+ * so changing the forwardUrl never breaks updates already on their way.
+ */
+export async function setUpForwarding(m: MessengerContext, bot: BotRecord, forwardUrl: string): Promise<{ hookUrl: string; forwardUrl: string }> {
+  const hookId = bot.hookId ?? randomBytes(24).toString("base64url");
+  const secret = bot.hookSecretSealed ? m.secrets.open(bot.hookSecretSealed) : randomBytes(32).toString("base64url");
+  const url = hookUrl(m, hookId);
+  await m.api(m.secrets.open(bot.tokenSealed)).setWebhook({ url, secretToken: secret });
+  m.bots.setForwarding(bot.id, { hookId, hookSecretSealed: bot.hookSecretSealed ?? m.secrets.seal(secret), forwardUrl });
+  return { hookUrl: url, forwardUrl };
+}
+
+/** Constant-time comparison of the X-Telegram-Bot-Api-Secret-Token header with the expected secret. */
+export function secretMatches(given: string | string[] | undefined, expected: string): boolean {
+  if (typeof given !== "string") return false;
+  const digest = (s: string) => createHash("sha256").update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export function forwardGroup(forwardUrl: string): string {
+  return `messenger.forward:${new URL(forwardUrl).origin}`;
+}
+
+export function forwardJob(m: MessengerContext): JobHandler {
+  return async (job: Job) => {
+    const p = job.payload as ForwardPayload;
+    const bot = m.bots.byId(p.bot);
+    if (!bot) return { done: true };
+    const result = await m.outbound(p.forwardUrl, p.body, {
+      headers: { "x-platform-bot-id": bot.id },
+      allowPrivate: m.config.allowHttpLoopbackWebhooks,
+    });
+    if (result.delivered) return { done: true };
+    const now = m.clock.now();
+    const error = `forwarding to ${p.forwardUrl} failed: ${result.error ?? `answered ${result.httpCode}`}`;
+    const delay = FORWARD_RETRY_MS[job.attempts - 1];
+    if (delay === undefined) {
+      return { done: true, write: () => m.bots.recordForwardError(bot.id, now, `${error}; given up after ${job.attempts} attempts`) };
+    }
+    return { retryAt: now + delay, error, write: () => m.bots.recordForwardError(bot.id, now, error) };
+  };
+}

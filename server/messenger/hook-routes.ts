@@ -1,0 +1,50 @@
+// `POST /hooks/messenger/{hookId}`: where the messenger platform delivers bot updates. Outside
+// /v1 (the platform has no API key); a request is ours only with the bot's secret_token in
+// X-Telegram-Bot-Api-Secret-Token. An accepted update is stored as a job before the 200, so an
+// acknowledged update survives kill -9; the body is kept as the exact text received.
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { MANAGER_UPDATE_JOB } from "./create-link.ts";
+import { FORWARD_JOB, forwardGroup, secretMatches, type ForwardPayload } from "./forwarding.ts";
+import type { MessengerContext } from "./messenger-context.ts";
+
+const SECRET_HEADER = "x-telegram-bot-api-secret-token";
+
+function refuse(reply: FastifyReply, status: number, code: string, error: string): FastifyReply {
+  return reply.code(status).send({ error, code });
+}
+
+function isUpdate(text: string): boolean {
+  try {
+    const u = JSON.parse(text);
+    return u !== null && typeof u === "object" && !Array.isArray(u) && Number.isInteger(u.update_id);
+  } catch {
+    return false;
+  }
+}
+
+export async function registerMessengerHooks(root: FastifyInstance, m: MessengerContext): Promise<void> {
+  await root.register(async (app) => {
+    // The raw text, not a parsed object: the forwarded body must be byte-identical.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("*", { parseAs: "string", bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+
+    app.post<{ Params: { hookId: string } }>("/hooks/messenger/:hookId", async (request, reply) => {
+      const { hookId } = request.params;
+      const body = typeof request.body === "string" ? request.body : "";
+      const given = request.headers[SECRET_HEADER];
+      if (hookId === m.managerHook.id) {
+        if (!secretMatches(given, m.managerHook.secret)) return refuse(reply, 401, "unauthorized", "missing or wrong X-Telegram-Bot-Api-Secret-Token");
+        if (!isUpdate(body)) return refuse(reply, 400, "invalid_request", "the body is not a JSON Update with an update_id");
+        m.jobs.enqueue(MANAGER_UPDATE_JOB, { body });
+        return reply.code(200).send({ ok: true });
+      }
+      const bot = m.bots.byHookId(hookId);
+      if (!bot?.hookSecretSealed || !bot.forwardUrl) return refuse(reply, 404, "not_found", "no such hook");
+      if (!secretMatches(given, m.secrets.open(bot.hookSecretSealed))) return refuse(reply, 401, "unauthorized", "missing or wrong X-Telegram-Bot-Api-Secret-Token");
+      if (!isUpdate(body)) return refuse(reply, 400, "invalid_request", "the body is not a JSON Update with an update_id");
+      const payload: ForwardPayload = { bot: bot.id, forwardUrl: bot.forwardUrl, body };
+      m.jobs.enqueue(FORWARD_JOB, payload, { group: forwardGroup(bot.forwardUrl) });
+      return reply.code(200).send({ ok: true });
+    });
+  });
+}

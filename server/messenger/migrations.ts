@@ -1,0 +1,51 @@
+// Schema of the messenger area (version block 60-69). A bot belongs to at most one project
+// (`bot_id` is unique across projects), so the same bot added twice, here or elsewhere, is one
+// constraint violation. Tokens and webhook secrets are stored sealed with the server key.
+import type { Migration } from "../db/migrations.ts";
+
+export const messengerMigrations: Migration[] = [
+  {
+    version: 60,
+    name: "messenger bots, presets and creation links",
+    sql: `
+      CREATE TABLE bots (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        bot_id INTEGER NOT NULL UNIQUE,
+        username TEXT NOT NULL,
+        name TEXT NOT NULL,
+        note TEXT,
+        token_enc TEXT NOT NULL,
+        hook_id TEXT UNIQUE,
+        hook_secret_enc TEXT,
+        forward_url TEXT,
+        forward_error_at INTEGER,
+        forward_error TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX bots_project ON bots (project_id, created_at);
+      CREATE TABLE bot_presets (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        name TEXT NOT NULL,
+        forward_url TEXT,
+        commands TEXT,
+        description TEXT,
+        short_description TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX bot_presets_project ON bot_presets (project_id, created_at);
+      CREATE TABLE bot_links (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        suggested_username TEXT NOT NULL,
+        name TEXT NOT NULL,
+        preset_id TEXT,
+        expires_at INTEGER NOT NULL,
+        telegram_user_id INTEGER,
+        bot TEXT REFERENCES bots (id),
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX bot_links_user ON bot_links (telegram_user_id);`,
+  },
+];

@@ -1,0 +1,156 @@
+import type { DatabaseSync } from "node:sqlite";
+import { transaction } from "../db/database.ts";
+import { prepare } from "../db/statements.ts";
+import { newId, nowIso } from "../ids.ts";
+import type { AddBotResult, BotRecord, BotRepository, LinkRecord, NewBot, PresetRecord } from "./bot-repository.ts";
+
+interface BotRow {
+  id: string;
+  project_id: string;
+  bot_id: number;
+  username: string;
+  name: string;
+  note: string | null;
+  token_enc: string;
+  hook_id: string | null;
+  hook_secret_enc: string | null;
+  forward_url: string | null;
+  forward_error_at: number | null;
+  forward_error: string | null;
+  created_at: string;
+}
+
+interface PresetRow {
+  id: string;
+  name: string;
+  forward_url: string | null;
+  commands: string | null;
+  description: string | null;
+  short_description: string | null;
+}
+
+interface LinkRow {
+  id: string;
+  project_id: string;
+  suggested_username: string;
+  name: string;
+  preset_id: string | null;
+  expires_at: number;
+  telegram_user_id: number | null;
+  bot: string | null;
+}
+
+const toBot = (r: BotRow): BotRecord => ({
+  id: r.id, projectId: r.project_id, botId: r.bot_id, username: r.username, name: r.name, note: r.note, tokenSealed: r.token_enc,
+  hookId: r.hook_id, hookSecretSealed: r.hook_secret_enc, forwardUrl: r.forward_url, forwardErrorAt: r.forward_error_at,
+  forwardError: r.forward_error, createdAt: r.created_at,
+});
+
+const toPreset = (r: PresetRow): PresetRecord => {
+  const profile = { ...(r.description !== null ? { description: r.description } : {}), ...(r.short_description !== null ? { shortDescription: r.short_description } : {}) };
+  return {
+    id: r.id, name: r.name, forwardUrl: r.forward_url, shared: false,
+    ...(r.commands !== null ? { commands: JSON.parse(r.commands) } : {}),
+    ...(Object.keys(profile).length ? { profile } : {}),
+  };
+};
+
+const toLink = (r: LinkRow): LinkRecord => ({
+  id: r.id, projectId: r.project_id, suggestedUsername: r.suggested_username, name: r.name, presetId: r.preset_id,
+  expiresAt: r.expires_at, telegramUserId: r.telegram_user_id, bot: r.bot,
+});
+
+export class SqliteBotRepository implements BotRepository {
+  private readonly db: DatabaseSync;
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  add(bot: NewBot, cap: number, options: { consumeLink?: string; then?: (bot: BotRecord) => unknown } = {}): AddBotResult {
+    return transaction(this.db, () => {
+      if (prepare(this.db, "SELECT 1 FROM bots WHERE bot_id = ?").get(bot.botId)) return { ok: false, reason: "duplicate" } as const;
+      const { n } = prepare(this.db, "SELECT COUNT(*) AS n FROM bots WHERE project_id = ?").get(bot.projectId) as { n: number };
+      if (n >= cap) return { ok: false, reason: "limit_reached" } as const;
+      const id = newId("bot");
+      prepare(this.db, "INSERT INTO bots (id, project_id, bot_id, username, name, note, token_enc, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .run(id, bot.projectId, bot.botId, bot.username, bot.name, bot.note, bot.tokenSealed, nowIso());
+      if (options.consumeLink) prepare(this.db, "UPDATE bot_links SET bot = ? WHERE id = ?").run(id, options.consumeLink);
+      const added = this.byId(id)!;
+      options.then?.(added);
+      return { ok: true, bot: added } as const;
+    });
+  }
+
+  pendingForwards(id: string): number {
+    const row = prepare(this.db, "SELECT COUNT(*) AS n FROM jobs WHERE kind = 'messenger.forward' AND json_extract(payload, '$.bot') = ?").get(id) as { n: number };
+    return row.n;
+  }
+
+  list(projectId: string): BotRecord[] {
+    return (prepare(this.db, "SELECT * FROM bots WHERE project_id = ? ORDER BY created_at, id").all(projectId) as unknown as BotRow[]).map(toBot);
+  }
+
+  get(projectId: string, id: string): BotRecord | undefined {
+    const row = prepare(this.db, "SELECT * FROM bots WHERE project_id = ? AND id = ?").get(projectId, id);
+    return row ? toBot(row as unknown as BotRow) : undefined;
+  }
+
+  byId(id: string): BotRecord | undefined {
+    const row = prepare(this.db, "SELECT * FROM bots WHERE id = ?").get(id);
+    return row ? toBot(row as unknown as BotRow) : undefined;
+  }
+
+  byHookId(hookId: string): BotRecord | undefined {
+    const row = prepare(this.db, "SELECT * FROM bots WHERE hook_id = ?").get(hookId);
+    return row ? toBot(row as unknown as BotRow) : undefined;
+  }
+
+  setForwarding(id: string, f: { hookId: string; hookSecretSealed: string; forwardUrl: string }): void {
+    prepare(this.db, "UPDATE bots SET hook_id = ?, hook_secret_enc = ?, forward_url = ? WHERE id = ?").run(f.hookId, f.hookSecretSealed, f.forwardUrl, id);
+  }
+
+  recordForwardError(id: string, at: number | null, error: string | null): void {
+    prepare(this.db, "UPDATE bots SET forward_error_at = ?, forward_error = ? WHERE id = ?").run(at, error, id);
+  }
+
+  listPresets(projectId: string): PresetRecord[] {
+    return (prepare(this.db, "SELECT * FROM bot_presets WHERE project_id = ? ORDER BY created_at, id").all(projectId) as unknown as PresetRow[]).map(toPreset);
+  }
+
+  getPreset(projectId: string, id: string): PresetRecord | undefined {
+    const row = prepare(this.db, "SELECT * FROM bot_presets WHERE project_id = ? AND id = ?").get(projectId, id);
+    return row ? toPreset(row as unknown as PresetRow) : undefined;
+  }
+
+  createPreset(projectId: string, p: Omit<PresetRecord, "id" | "shared">): PresetRecord {
+    const id = newId("pre");
+    prepare(this.db, "INSERT INTO bot_presets (id, project_id, name, forward_url, commands, description, short_description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .run(id, projectId, p.name, p.forwardUrl, p.commands ? JSON.stringify(p.commands) : null, p.profile?.description ?? null, p.profile?.shortDescription ?? null, nowIso());
+    return this.getPreset(projectId, id)!;
+  }
+
+  deletePreset(projectId: string, id: string): boolean {
+    return Number(prepare(this.db, "DELETE FROM bot_presets WHERE project_id = ? AND id = ?").run(projectId, id).changes) > 0;
+  }
+
+  createLink(l: Omit<LinkRecord, "telegramUserId" | "bot">): void {
+    prepare(this.db, "INSERT INTO bot_links (id, project_id, suggested_username, name, preset_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .run(l.id, l.projectId, l.suggestedUsername, l.name, l.presetId, l.expiresAt, nowIso());
+  }
+
+  getLink(id: string): LinkRecord | undefined {
+    const row = prepare(this.db, "SELECT * FROM bot_links WHERE id = ?").get(id);
+    return row ? toLink(row as unknown as LinkRow) : undefined;
+  }
+
+  bindLinkUser(id: string, telegramUserId: number): void {
+    prepare(this.db, "UPDATE bot_links SET telegram_user_id = ? WHERE id = ? AND bot IS NULL").run(telegramUserId, id);
+  }
+
+  pendingLinkFor(telegramUserId: number, username: string, now: number): LinkRecord | undefined {
+    const row =
+      prepare(this.db, "SELECT * FROM bot_links WHERE telegram_user_id = ? AND bot IS NULL AND expires_at > ? ORDER BY created_at DESC, rowid DESC LIMIT 1").get(telegramUserId, now) ??
+      prepare(this.db, "SELECT * FROM bot_links WHERE lower(suggested_username) = lower(?) AND telegram_user_id IS NULL AND bot IS NULL AND expires_at > ? ORDER BY created_at DESC, rowid DESC LIMIT 1").get(username, now);
+    return row ? toLink(row as unknown as LinkRow) : undefined;
+  }
+}
