@@ -7,6 +7,8 @@ import type { DnsRecordRepository } from "../dns/zone-repository.ts";
 import { canonicalName, hostNameProblem } from "../dns/names.ts";
 import { runTemplateCommand, templateUsage } from "../mail-sending/template-commands.ts";
 import type { TemplateRepository } from "../mail-sending/template-repository.ts";
+import type { BotRepository } from "../messenger/bot-repository.ts";
+import { presetUsage, runPresetCommand } from "../messenger/preset-commands.ts";
 import type { DlpMode, ProjectRepository } from "../projects/project-repository.ts";
 
 export interface ConsoleDeps {
@@ -15,6 +17,9 @@ export interface ConsoleDeps {
   zones: DnsRecordRepository;
   scopes: string[];
   templates?: TemplateRepository;
+  /** Messenger bot presets; absent, the presets commands are unavailable. */
+  bots?: BotRepository;
+  allowHttpLoopback?: boolean;
 }
 
 /** Bad input: printed without a stack trace, exit code 2. */
@@ -34,6 +39,7 @@ export const usage = `platform-admin <command>
   dlp set --project <id> --mode <off|warn|block> [--ocr <on|off>]
   dlp show --project <id>
 ${templateUsage}
+${presetUsage}
 
 Works on the server's database (DATA_DIR, PLATFORM_CONFIG, as the server).`;
 
@@ -47,6 +53,10 @@ const options = {
   "registrar-requires-data": { type: "boolean" },
   mode: { type: "string" },
   ocr: { type: "string" },
+  "forward-url": { type: "string" },
+  commands: { type: "string" },
+  description: { type: "string" },
+  "short-description": { type: "string" },
   help: { type: "boolean", short: "h" },
   subject: { type: "string" },
   text: { type: "string" },
@@ -68,6 +78,13 @@ export async function runCommand(deps: ConsoleDeps, argv: string[]): Promise<str
   const command = `${area ?? ""} ${action ?? ""}`.trim();
   // Asking for help is not a mistake: the usage text, and a zero exit.
   if (v.help || area === "help") return usage;
+  if (area === "presets" && deps.bots) {
+    const project = await requireProject(deps, v.project);
+    return runPresetCommand(deps.bots, deps.allowHttpLoopback ?? false, {
+      action, rest, projectId: project.id, name: v.name, forwardUrl: v["forward-url"], commands: v.commands,
+      description: v.description, shortDescription: v["short-description"],
+    }, (message) => new UsageError(message));
+  }
 
   switch (command) {
     case "projects create": {

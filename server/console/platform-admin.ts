@@ -6,13 +6,18 @@ import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
 import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
+import { SqliteBotRepository } from "../messenger/sqlite-bot-repository.ts";
 import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
 import { runCommand, UsageError } from "./commands.ts";
 
-const db = openDatabase(loadConfig().dataDir);
+const config = loadConfig();
+const db = openDatabase(config.dataDir);
 try {
   const out = await runCommand(
-    { projects: new SqliteProjectRepository(db), keys: new SqliteKeyRepository(db), zones: new SqliteDnsRecordRepository(db), scopes: scopeCatalogue(), templates: new SqliteTemplateRepository(db) },
+    {
+      projects: new SqliteProjectRepository(db), keys: new SqliteKeyRepository(db), zones: new SqliteDnsRecordRepository(db), scopes: scopeCatalogue(),
+      templates: new SqliteTemplateRepository(db), bots: new SqliteBotRepository(db), allowHttpLoopback: config.allowHttpLoopbackWebhooks,
+    },
     process.argv.slice(2),
   );
   console.log(out);
