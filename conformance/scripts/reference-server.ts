@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import nodemailer from "nodemailer";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { startBotApiEmulator } from "../../server/messenger/test/bot-api-emulator.ts";
 import { freePort, waitForHttp } from "./free-port.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -36,12 +37,21 @@ export async function startReference(): Promise<Reference> {
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "conformance-ref-"));
   const [port, dnsPort, smtpPort] = [await freePort(), await freePort(), await freePort()];
+  // The messenger platform: a Bot API emulator on loopback that takes any well-formed token (the
+  // suite makes them from the contract's pattern), a manager bot for creation links, and one
+  // shared preset the suite names in valid cases.
+  const botApi = await startBotApiEmulator({ acceptAnyToken: true });
+  const manager = botApi.addBot({ username: "conformance_manager_bot", canManageBots: true });
+  const platformConfig = path.join(dataDir, "platform.config.json");
+  // Webhook URLs the fuzzer invents resolve through our own DNS server (refused, never sent out),
+  // and the cap is high enough that they leave room for the signature check's subscription.
+  writeFileSync(platformConfig, JSON.stringify({
+    limits: { webhooks: 1000 },
+    messenger: { presets: [{ id: "pre_conformance", name: "Conformance", commands: [{ command: "start", description: "Start" }] }] },
+  }));
   const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), MAIL_HOST: RELAY_HOST, RELAY_PORT: String(smtpPort), RELAY_ALLOW_LOOPBACK: "on",
-    // Webhook URLs the fuzzer invents resolve through our own DNS server (refused, never sent out),
-    // and the cap is high enough that they leave room for the signature check's subscription.
-    OUTBOUND_RESOLVER: `127.0.0.1:${dnsPort}`, PLATFORM_CONFIG: path.join(dataDir, "platform.config.json"),
+    OUTBOUND_RESOLVER: `127.0.0.1:${dnsPort}`, PLATFORM_CONFIG: platformConfig, MESSENGER_API_ROOT: botApi.url, MESSENGER_MANAGER_TOKEN: manager.token,
     DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn" };
-  writeFileSync(env.PLATFORM_CONFIG, JSON.stringify({ limits: { webhooks: 1000 } }));
   const console_ = async (args: string) => (await promisify(execFile)(process.execPath, [admin, ...args.split(" ")], { env, cwd: root })).stdout;
   const lastWord = (s: string) => s.trim().split(/\s+/).pop()!;
 
@@ -50,6 +60,7 @@ export async function startReference(): Promise<Reference> {
   const exited = new Promise<void>((resolve) => server.on("exit", () => resolve(void (alive = false))));
   const cleanUp = () => {
     if (alive) server.kill("SIGTERM");
+    void botApi.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   process.on("exit", cleanUp);
@@ -58,6 +69,7 @@ export async function startReference(): Promise<Reference> {
     const timer = setTimeout(() => alive && server.kill("SIGKILL"), graceMs);
     await exited;
     clearTimeout(timer);
+    await botApi.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -141,7 +153,9 @@ export async function startReference(): Promise<Reference> {
       lowLimit,
       withScopes: `"${process.execPath}" "${admin}" keys create --project ${a.id} --scopes {scopes} --rate-limit 1000000`,
     },
-    values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone], csr: readFileSync(`${csrDir}.csr`, "utf8") },
+    values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone], csr: readFileSync(`${csrDir}.csr`, "utf8"), presetId: "pre_conformance" },
+    // The shared preset is every project's: using it from the other project is no leak.
+    ownedValues: ["zone", "domain", "from", "mailbox", "domains", "csr"],
     webhooks: {
       subscribe: "createWebhook",
       // Mail to the first project's own mailbox: relayed to our SMTP listener, delivered, signed event.

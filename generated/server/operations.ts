@@ -511,7 +511,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       "type": "string",
       "minLength": 1,
       "maxLength": 20000,
-      "description": "Bot tokens as text, one token per line."
+      "pattern": "\\S",
+      "description": "Bot tokens as text, one token per line (blank lines are ignored; at least one is not blank)."
     },
     "BulkAddResult": {
       "type": "object",

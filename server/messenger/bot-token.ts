@@ -7,9 +7,12 @@ export function isBotToken(value: string): boolean {
   return BOT_TOKEN.test(value);
 }
 
-/** The tokens of a bulk request, blank lines dropped; undefined when there are more than the cap. */
+/**
+ * The tokens of a bulk request: each array item is one (a blank one fails as malformed), text has
+ * one per line with blank lines dropped. Undefined when there are more than the cap.
+ */
 export function bulkTokens(input: string | string[]): string[] | undefined {
-  const tokens = (typeof input === "string" ? input.split(/\r?\n/) : input).map((t) => t.trim()).filter((t) => t !== "");
+  const tokens = typeof input === "string" ? input.split(/\r?\n/).map((t) => t.trim()).filter((t) => t !== "") : input.map((t) => t.trim());
   return tokens.length > MAX_BULK_TOKENS ? undefined : tokens;
 }
 

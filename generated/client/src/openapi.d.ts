@@ -1147,7 +1147,7 @@ export interface components {
         BotToken: string;
         /** @description Bot tokens as a list. */
         BotTokenList: string[];
-        /** @description Bot tokens as text, one token per line. */
+        /** @description Bot tokens as text, one token per line (blank lines are ignored; at least one is not blank). */
         BotTokenText: string;
         BulkAddResult: {
             /** Format: int64 */
