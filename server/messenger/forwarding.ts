@@ -55,13 +55,14 @@ export function forwardJob(m: MessengerContext): JobHandler {
     const p = job.payload as ForwardPayload;
     const bot = m.bots.byId(p.bot);
     if (!bot) return { done: true };
-    const result = await m.outbound(p.forwardUrl, p.body, {
-      headers: { "x-platform-bot-id": bot.id },
-      allowPrivate: m.config.allowHttpLoopbackWebhooks,
+    const result = await m.outbound(p.forwardUrl, {
+      body: p.body,
+      headers: { "content-type": "application/json", "x-platform-bot-id": bot.id },
+      development: m.config.allowHttpLoopbackWebhooks,
     });
-    if (result.delivered) return { done: true };
+    if (result.status >= 200 && result.status < 300) return { done: true };
     const now = m.clock.now();
-    const error = `forwarding to ${p.forwardUrl} failed: ${result.error ?? `answered ${result.httpCode}`}`;
+    const error = `forwarding to ${p.forwardUrl} failed: ${result.error ?? `answered ${result.status}`}`;
     const delay = FORWARD_RETRY_MS[job.attempts - 1];
     if (delay === undefined) {
       return { done: true, write: () => m.bots.recordForwardError(bot.id, now, `${error}; given up after ${job.attempts} attempts`) };

@@ -12,7 +12,7 @@ import type { SecretBox } from "../secrets/secret-box.ts";
 import type { BotRepository } from "./bot-repository.ts";
 import { managerUpdateJob, MANAGER_UPDATE_JOB } from "./create-link.ts";
 import { forwardJob, FORWARD_JOB } from "./forwarding.ts";
-import { postOutbound, type OutboundPost } from "./forward-sender.ts";
+import { safePost, type SafePost } from "./forward-sender.ts";
 import { applyPresetJob, APPLY_PRESET_JOB, presetProblem } from "./presets.ts";
 import { SqliteBotRepository } from "./sqlite-bot-repository.ts";
 
@@ -23,7 +23,8 @@ export interface MessengerContext {
   secrets: SecretBox;
   jobs: JobQueue;
   clock: Clock;
-  outbound: OutboundPost;
+  /** The SSRF-safe outbound POST (forwarding). */
+  outbound: SafePost;
   /** Base URL the messenger platform reaches this server at; set by the app once it listens. */
   publicUrl: () => string;
   /** HMAC key of bot-creation link references. */
@@ -48,7 +49,7 @@ export function createMessenger(config: ServerConfig, db: DatabaseSync, serverKe
     secrets: deps.secrets,
     jobs: deps.jobs,
     clock: deps.clock,
-    outbound: postOutbound,
+    outbound: safePost,
     publicUrl: () => config.publicUrl,
     linkKey: derive("links"),
     managerHook: { id: `m${derive("manager-hook").toString("base64url").slice(0, 32)}`, secret: derive("manager-secret").toString("base64url") },
