@@ -61,7 +61,7 @@ describe("presets (B2)", () => {
   it("refuses a bad preset in the console", async () => {
     const services = s.platform.services;
     const deps = { projects: services.projects, keys: services.keys, zones: services.zones, scopes: [], bots: services.messenger.bots, allowHttpLoopback: false };
-    await expect(runCommand(deps, ["presets", "create", "--project", t.projectId, "--name", "x", "--forward-url", "https://10.1.1.1/x"])).rejects.toThrow(/forwardUrl must not point at a private/);
+    await expect(runCommand(deps, ["presets", "create", "--project", t.projectId, "--name", "x", "--forward-url", "https://10.1.1.1/x"])).rejects.toThrow(/forwardUrl must point at a public internet address/);
     await expect(runCommand(deps, ["presets", "create", "--project", t.projectId, "--name", "x", "--commands", "Bad Command=x"])).rejects.toThrow(/command "Bad Command"/);
   });
 });

@@ -54,8 +54,8 @@ describe("setting forwarding", () => {
   });
 
   it.each([
-    ["a private address", "https://10.0.0.5/hook", "must not point at a private, loopback or link-local address"],
-    ["a link-local address", "https://169.254.169.254/latest", "must not point at a private, loopback or link-local address"],
+    ["a private address", "https://10.0.0.5/hook", "must point at a public internet address (not private, loopback, link-local or otherwise reserved)"],
+    ["a link-local address", "https://169.254.169.254/latest", "must point at a public internet address (not private, loopback, link-local or otherwise reserved)"],
   ])("refuses %s as forwardUrl with 400 and changes nothing", async (_n, forwardUrl, message) => {
     const bot = s.emulator.addBot({ username: `fwd_refused_${_n.length}_bot` });
     const added = await t.api("POST", "/v1/messenger/mybots", { token: bot.token });

@@ -4,6 +4,7 @@
 import { createHmac } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import { createBotApiFactory, type BotApiFactory } from "../adapters/bot-api.ts";
+import { safePost } from "../adapters/outbound-http.ts";
 import type { ServerConfig } from "../config.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
@@ -12,7 +13,6 @@ import type { SecretBox } from "../secrets/secret-box.ts";
 import type { BotRepository } from "./bot-repository.ts";
 import { managerUpdateJob, MANAGER_UPDATE_JOB } from "./create-link.ts";
 import { forwardJob, FORWARD_JOB } from "./forwarding.ts";
-import { safePost, type SafePost } from "./forward-sender.ts";
 import { applyPresetJob, APPLY_PRESET_JOB, presetProblem } from "./presets.ts";
 import { SqliteBotRepository } from "./sqlite-bot-repository.ts";
 
@@ -23,8 +23,8 @@ export interface MessengerContext {
   secrets: SecretBox;
   jobs: JobQueue;
   clock: Clock;
-  /** The SSRF-safe outbound POST (forwarding). */
-  outbound: SafePost;
+  /** The SSRF-safe outbound POST (server/adapters/outbound-http.ts); tests may wrap it. */
+  outbound: typeof safePost;
   /** Base URL the messenger platform reaches this server at; set by the app once it listens. */
   publicUrl: () => string;
   /** HMAC key of bot-creation link references. */
