@@ -7,6 +7,7 @@ import type { AuthContext } from "./auth/auth-context.ts";
 import { createAuthorize } from "./auth/authorize.ts";
 import { certificateHandlers } from "./certificates/handlers.ts";
 import { dnsRecordHandlers } from "./dns-records/handlers.ts";
+import { dlpHandlers } from "./dlp/handlers.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerDocs, type DocsOptions } from "./http/docs.ts";
 import type { loggerOptions } from "./http/log-redaction.ts";
@@ -62,6 +63,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, deliveries: s.webhookDeliveries, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
       ...certificateHandlers({ certs: s.certificates, zones: s.zones, jobs: s.jobs, secrets: s.secrets, clock: s.clock, issuer: s.config.certificates.issuer, limits }),
       ...messengerHandlers(s.messenger),
+      ...dlpHandlers({ dlp: s.dlpLog }),
     },
     { authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }) },
   );

@@ -11,7 +11,11 @@ import { SqliteCertificateRepository } from "./certificates/sqlite-certificate-r
 import type { ServerConfig } from "./config.ts";
 import { otherWriterWatcher } from "./db/data-version.ts";
 import { createResolver, type DnsResolver } from "./dns/resolver.ts";
-import { noInspection, type DlpInspector } from "./dlp/dlp-port.ts";
+import type { DlpInspector } from "./dlp/dlp-port.ts";
+import { DlpScannerInspector } from "./dlp/dlp-inspector.ts";
+import type { DlpRepository } from "./dlp/dlp-repository.ts";
+import { ScanPool } from "./dlp/scan-pool.ts";
+import { SqliteDlpRepository } from "./dlp/sqlite-dlp-repository.ts";
 import { EventOutbox } from "./events/event-outbox.ts";
 import { systemClock, type Clock } from "./jobs/clock.ts";
 import { JobQueue } from "./jobs/job-queue.ts";
@@ -90,6 +94,8 @@ export interface Services {
   certificates: CertificateRepository;
   /** Messenger bots (server/messenger): repository, Bot API client, keys. */
   messenger: MessengerContext;
+  /** DLP policy and log (server/dlp). */
+  dlpLog: DlpRepository;
 }
 
 /** `dnsPort` is where our own DNS server listens, the default resolver for readiness checks. */
@@ -111,6 +117,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     }),
   });
   const messenger = createMessenger(config, db, serverKey, { secrets, jobs, clock });
+  const dlpLog = new SqliteDlpRepository(db);
   const services: Services = {
     config,
     db,
@@ -131,7 +138,8 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     jobs,
     jobHandlers: { [DELIVER_JOB]: webhookDeliveries.job, ...messengerJobHandlers(messenger) },
     events,
-    dlp: noInspection,
+    dlp: new DlpScannerInspector({ repository: dlpLog, pool: new ScanPool(), events, clock }),
+    dlpLog,
     inbound: new InboundRoutes(),
     delivery: new ThreadedDeliveryRepository(db, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
     mailboxMessages,

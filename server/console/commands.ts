@@ -1,6 +1,7 @@
 // The console's commands, as functions over the repositories, so tests drive them in-process
 // and platform-admin.ts only parses argv and prints.
 import { parseArgs } from "node:util";
+import { ALL_TYPES } from "../dlp/policy-types.ts";
 import { issueKey } from "../auth/issue-key.ts";
 import type { KeyRepository } from "../auth/key-repository.ts";
 import type { DnsRecordRepository } from "../dns/zone-repository.ts";
@@ -36,7 +37,7 @@ export const usage = `platform-admin <command>
   zones create <zone> [--project <id>] [--registrar-requires-data]
   zones bind <zone> <project id>
   zones list [--project <id>]
-  dlp set --project <id> --mode <off|warn|block> [--ocr <on|off>]
+  dlp set --project <id> --mode <off|warn|block> [--ocr <on|off>] [--types <card,iban,...|all>]
   dlp show --project <id>
 ${templateUsage}
 ${presetUsage}
@@ -57,6 +58,7 @@ const options = {
   commands: { type: "string" },
   description: { type: "string" },
   "short-description": { type: "string" },
+  types: { type: "string" },
   help: { type: "boolean", short: "h" },
   subject: { type: "string" },
   text: { type: "string" },
@@ -144,12 +146,14 @@ ${key}`;
       if (!["off", "warn", "block"].includes(mode)) throw new UsageError("--mode must be off, warn or block");
       if (v.ocr !== undefined && v.ocr !== "on" && v.ocr !== "off") throw new UsageError("--ocr must be on or off");
       const ocr = v.ocr === undefined ? project.dlpOcr : v.ocr === "on";
+      const types = v.types === undefined ? project.dlpTypes : dlpTypesArg(v.types);
       await deps.projects.setDlpPolicy(project.id, mode, ocr);
-      return `DLP for ${project.id}: ${mode}, OCR ${ocr ? "on" : "off"}`;
+      if (v.types !== undefined) await deps.projects.setDlpTypes(project.id, types);
+      return `DLP for ${project.id}: ${mode}, OCR ${ocr ? "on" : "off"}${types ? `, types ${types.join(",")}` : ""}`;
     }
     case "dlp show": {
       const project = await requireProject(deps, v.project);
-      return `DLP for ${project.id}: ${project.dlpMode}, OCR ${project.dlpOcr ? "on" : "off"}`;
+      return `DLP for ${project.id}: ${project.dlpMode}, OCR ${project.dlpOcr ? "on" : "off"}${project.dlpTypes ? `, types ${project.dlpTypes.join(",")}` : ""}`;
     }
     default:
       if (area === "templates" && deps.templates && action) {
@@ -157,6 +161,15 @@ ${key}`;
       }
       throw new UsageError(command ? `unknown command: ${command}\n\n${usage}` : usage);
   }
+}
+
+/** `all` (every type, also those added later) or a comma-separated list of DLP types. */
+function dlpTypesArg(arg: string): string[] | null {
+  if (arg === "all") return null;
+  const types = [...new Set(arg.split(",").map((t) => t.trim()).filter(Boolean))];
+  const unknown = types.filter((t) => !(ALL_TYPES as readonly string[]).includes(t));
+  if (types.length === 0 || unknown.length) throw new UsageError(`--types must be all or a list of ${ALL_TYPES.join(", ")}${unknown.length ? ` (unknown: ${unknown.join(", ")})` : ""}`);
+  return types;
 }
 
 async function requireProject(deps: ConsoleDeps, id: string | undefined) {

@@ -5,6 +5,7 @@
 // 20-29 mail sending, 30-39 DLP, 40-49 inbound mail, 50-59 certificates, 60-69 messenger.
 import type { DatabaseSync } from "node:sqlite";
 import { certificateMigrations } from "../certificates/migrations.ts";
+import { dlpMigrations } from "../dlp/migrations.ts";
 import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
 import { eventMigrations } from "../events/migrations.ts";
 import { jobMigrations } from "../jobs/migrations.ts";
@@ -141,6 +142,7 @@ export const migrations: Migration[] = [
   sealDkimPrivateKeys,
   { version: 10, name: "event outbox", sql: eventMigrations },
   { version: 11, name: "webhook delivery schedule", sql: webhookDeliveryMigrations },
+  { version: 30, name: "dlp policy types and log", sql: dlpMigrations },
   { version: 40, name: "received mail", sql: mailboxMessageMigrations },
   { version: 20, name: "outgoing mail", sql: mailSendingMigrations },
   ...certificateMigrations,

@@ -27,6 +27,8 @@ export interface DlpFinding {
   where: string;
   full: boolean;
   mass: boolean;
+  /** How many times this value occurs at this place (one finding per distinct value and place). */
+  count?: number;
   /** Batch sends: the 0-based number of the affected message (decision S10). */
   message?: number;
 }

@@ -7,6 +7,8 @@ export interface Project {
   name: string;
   dlpMode: DlpMode;
   dlpOcr: boolean;
+  /** Types scanned; null means every type (server/dlp). */
+  dlpTypes: string[] | null;
   createdAt: string;
 }
 
@@ -16,4 +18,6 @@ export interface ProjectRepository {
   list(): Promise<Project[]>;
   /** False when the project does not exist. */
   setDlpPolicy(id: string, mode: DlpMode, ocr: boolean): Promise<boolean>;
+  /** Null: every type. */
+  setDlpTypes(id: string, types: string[] | null): Promise<boolean>;
 }

@@ -8,10 +8,11 @@ interface Row {
   name: string;
   dlp_mode: DlpMode;
   dlp_ocr: number;
+  dlp_types: string | null;
   created_at: string;
 }
 
-const toProject = (r: Row): Project => ({ id: r.id, name: r.name, dlpMode: r.dlp_mode, dlpOcr: r.dlp_ocr === 1, createdAt: r.created_at });
+const toProject = (r: Row): Project => ({ id: r.id, name: r.name, dlpMode: r.dlp_mode, dlpOcr: r.dlp_ocr === 1, dlpTypes: r.dlp_types === null ? null : (JSON.parse(r.dlp_types) as string[]), createdAt: r.created_at });
 
 export class SqliteProjectRepository implements ProjectRepository {
   private readonly db: DatabaseSync;
@@ -36,6 +37,11 @@ export class SqliteProjectRepository implements ProjectRepository {
 
   async setDlpPolicy(id: string, mode: DlpMode, ocr: boolean): Promise<boolean> {
     const r = prepare(this.db, "UPDATE projects SET dlp_mode = ?, dlp_ocr = ? WHERE id = ?").run(mode, ocr ? 1 : 0, id);
+    return Number(r.changes) > 0;
+  }
+
+  async setDlpTypes(id: string, types: string[] | null): Promise<boolean> {
+    const r = prepare(this.db, "UPDATE projects SET dlp_types = ? WHERE id = ?").run(types === null ? null : JSON.stringify(types), id);
     return Number(r.changes) > 0;
   }
 }

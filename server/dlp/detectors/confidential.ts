@@ -1,0 +1,61 @@
+// confidential: classification markings, in English, Azerbaijani and Russian. A marking is a
+// label, not a word in a sentence: "We keep your data confidential" is prose. A phrase counts
+//  (1) in capitals anywhere (CONFIDENTIAL, MƏXFİ, КОНФИДЕНЦИАЛЬНО), or
+//  (2) in any case when it stands alone as a line or starts a line followed by punctuation
+//      ("Confidential", "Strictly confidential - do not forward", "Конфиденциально."), or
+//  (3) after a classification label ("Classification: Confidential", "Gizlilik: Məxfi",
+//      "Гриф: Для служебного пользования").
+// Phrases: confidential, strictly/highly confidential, private and confidential, proprietary and
+// confidential, internal use only, for internal use only, restricted, top secret, secret (only
+// as (1) with another marking word or alone on its line), do not distribute/forward; məxfi,
+// ciddi məxfi, konfidensial, xidməti istifadə üçün, yalnız daxili istifadə üçün, kommersiya
+// sirri; конфиденциально, строго конфиденциально, для служебного пользования, коммерческая тайна,
+// секретно, совершенно секретно, только для внутреннего использования.
+import { match, type Match } from "./detector.ts";
+
+const phrases = [
+  "strictly confidential", "highly confidential", "private (?:and|&) confidential", "proprietary (?:and|&) confidential",
+  "confidential", "(?:for )?internal use only", "restricted", "top secret", "do not (?:distribute|forward|disclose)", "not for (?:distribution|disclosure)",
+  "ciddi m[əe]xf[iİı]", "m[əe]xf[iİı]", "konf[iİı]densial", "xidm[əe]ti istifad[əe] üçün", "yalnız daxili istifad[əe] üçün", "kommersiya sirri",
+  "строго конфиденциально", "конфиденциально", "конфиденциальная информация", "для служебного пользования", "коммерческая тайна", "совершенно секретно", "секретно",
+  "только для внутреннего использования",
+];
+const alt = phrases.join("|");
+// (1): capitals. Matched case-sensitively against an upper-cased copy, then checked to be capitals in the source.
+const anywhere = new RegExp(`(?<![\\p{L}])(${alt})(?![\\p{L}])`, "giu");
+// (2): the line starts with the phrase (after bullets, brackets, asterisks) and nothing but punctuation or a dash follows it.
+const lineMarking = new RegExp(`^(?:[\\p{L} ]{1,30}:\\s*)?[\\s\\[(*#>"'«_-]*(${alt})[\\s\\])*"'»_]*(?:$|[:.!|–—-])`, "imu");
+const labelled = new RegExp(`(?:classification|classified|marking|security level|sensitivity|gizlilik(?: dərəcəsi| qrifi)?|qrif|гриф|уровень доступа)\\s*[:=-]\\s*(${alt})(?![\\p{L}])`, "giu");
+
+function isCapitals(s: string): boolean {
+  return s === s.toLocaleUpperCase("az") || s === s.toUpperCase();
+}
+
+export function detectConfidential(text: string): Match[] {
+  const out: Match[] = [];
+  const add = (phrase: string, start: number) => {
+    const key = phrase.toLocaleLowerCase("az").replace(/\s+/g, " ");
+    if (out.some((o) => o.start <= start && start < o.end)) return;
+    out.push(match("confidential", key, phrase.replace(/\s+/g, " ").toUpperCase(), start, start + phrase.length));
+  };
+  for (const m of text.matchAll(labelled)) add(m[1], m.index + m[0].length - m[1].length);
+  for (const m of text.matchAll(anywhere)) {
+    const phrase = m[1];
+    if (!/\p{L}{2}/u.test(phrase) || !isCapitals(phrase)) continue;
+    // A single capitalised "RESTRICTED" or "SECRET" in a shouted sentence is not a marking: those
+    // two count in capitals only when their line is short (a header or a stamp).
+    if (/^(?:restricted|секретно)$/i.test(phrase)) {
+      const lineStart = text.lastIndexOf("\n", m.index) + 1;
+      const lineEnd = text.indexOf("\n", m.index);
+      if (text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).trim().length > 40) continue;
+    }
+    add(phrase, m.index);
+  }
+  let offset = 0;
+  for (const line of text.split("\n")) {
+    const m = lineMarking.exec(line);
+    if (m) add(m[1], offset + line.indexOf(m[1]));
+    offset += line.length + 1;
+  }
+  return out;
+}

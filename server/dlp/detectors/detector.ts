@@ -1,0 +1,58 @@
+// What every detector returns: a match in one text, with the value normalized so repeats of the
+// same value (formatted differently) count as one finding, and a masked form safe to log.
+import type { DlpType } from "../dlp-port.ts";
+
+export interface Match {
+  type: DlpType;
+  /** Normalized value: the key repeats are counted under. Never leaves the scanner. */
+  value: string;
+  masked: string;
+  /** card: a CVV or an expiry date stands next to it. */
+  full: boolean;
+  start: number;
+  end: number;
+}
+
+export type Detector = (text: string) => Match[];
+
+/** Characters around a match, on the same line, for context words. */
+export function lineBefore(text: string, index: number, max: number): string {
+  const from = Math.max(0, index - max);
+  const slice = text.slice(from, index);
+  const nl = slice.lastIndexOf("\n");
+  return nl === -1 ? slice : slice.slice(nl + 1);
+}
+
+/**
+ * Context before a value: the same line, or the line above when the value stands alone on its
+ * line (a label above its value in forms and table cells extracted one per line).
+ */
+export function labelBefore(text: string, index: number, max: number): string {
+  const same = lineBefore(text, index, max);
+  // A quote or bracket opening a cell is not content: the label may be on the line above.
+  if (same.replace(/[\s"'«»(\[{|,;:]/g, "") !== "") return same;
+  const lineStart = index - same.length;
+  if (lineStart <= 0) return same;
+  return lineBefore(text, lineStart - 1, max);
+}
+
+export function match(type: DlpType, value: string, masked: string, start: number, end: number, full = false): Match {
+  return { type, value, masked, full, start, end };
+}
+
+/**
+ * True when a label stands before the value at `index` (within `max` characters, on its line or
+ * the line above) and nothing but separators, words and other values of the same shape lie between
+ * them: "Passport: C01234567" and "VÖEN: 1401555071, 1400057421" count; a phone number
+ * twenty characters after "passport ... issued 2019" does not.
+ */
+export function labelled(text: string, index: number, max: number, label: RegExp, shape: RegExp): boolean {
+  const context = labelBefore(text, index, max);
+  const global = new RegExp(label.source, label.flags.includes("g") ? label.flags : label.flags + "g");
+  let last: RegExpExecArray | undefined;
+  for (const m of context.matchAll(global)) last = m;
+  if (!last) return false;
+  const gap = context.slice(last.index + last[0].length);
+  const shapeAll = new RegExp(shape.source, shape.flags.includes("g") ? shape.flags : shape.flags + "g");
+  return !/\d/.test(gap.replace(shapeAll, ""));
+}

@@ -1,0 +1,22 @@
+// voen: the Azerbaijani taxpayer number (VÖEN): 10 digits, written together or as 3-3-4, the last
+// digit 1 (legal person) or 2 (natural person). Ten digits are also phone numbers and order
+// numbers, so the value counts only after a label within 40 characters before it, on its line or
+// the line above: VÖEN/VOEN, ВОЕН, TIN, ИНН, "tax id", "taxpayer identification", "vergi
+// ödəyicisinin eyniləşdirmə nömrəsi", "tax number".
+import { labelled, match, type Match } from "./detector.ts";
+import { maskMiddle } from "./fin.ts";
+
+const candidate = /(?<![\p{L}\d+_-]|\d[ .-])(\d{3} ?\d{3} ?\d{3}[12])(?![\p{L}\d_]|[ .-]\d)/gu;
+const label = /(?:(?<![\p{L}])(?:V[ÖO]EN|VÖEN|ВОЕН|TIN|ИНН)(?![\p{L}])|tax\s*(?:payer\s*)?(?:id|identification|number|no)|taxpayer|vergi\s+ödəyicisi|eyniləşdirmə\s+nömrəsi|налогоплательщик)/iu;
+
+export function detectVoen(text: string): Match[] {
+  const out: Match[] = [];
+  for (const m of text.matchAll(candidate)) {
+    const raw = m[1];
+    if (/ /.test(raw) && !/^\d{3} \d{3} \d{4}$/.test(raw)) continue;
+    if (!labelled(text, m.index, 60, label, candidate)) continue;
+    const digits = raw.replace(/ /g, "");
+    out.push(match("voen", digits, maskMiddle(digits, 2), m.index, m.index + raw.length));
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+// docx, xlsx, pptx (and their ODF cousins) and PDF text through officeparser, with its own limits
+// set from the message's allowance. A password-protected document answers PASSWORD_REQUIRED;
+// a legacy or broken file is reported as not inspected rather than passed.
+import { parseOffice } from "officeparser";
+import { type Budget, Uninspectable } from "./limits.ts";
+
+export interface OfficeText {
+  text: string;
+  /** Parts not read (PDF pages past the limit). */
+  unread?: string;
+}
+
+export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "pdf"): Promise<OfficeText> {
+  const { maxPdfPages, maxEntries } = budget.limits;
+  const signal = AbortSignal.timeout(Math.max(1, budget.msLeft()));
+  try {
+    const ast = await parseOffice(buf, {
+      abortSignal: signal,
+      ignorePageGeometry: true,
+      decompressionLimits: { maxUncompressedBytes: Math.max(1, budget.bytesLeft()), maxZipEntries: maxEntries },
+      pdfParserConfig: { pageRange: `1-${maxPdfPages}`, extractTextColor: false, maxTimeMs: Math.min(30_000, budget.msLeft()) },
+    });
+    // Headers, footers, notes and comments are kept apart from the body (a marking usually sits in the header).
+    const text = [(await ast.to("text")).value as string, ...auxiliaryTexts(ast.auxiliary)].join("\n");
+    const pages = (ast.metadata as { pages?: number }).pages;
+    const unread = kind === "pdf" && pages && pages > maxPdfPages ? `not inspected: pages ${maxPdfPages + 1} to ${pages} (limit ${maxPdfPages} pages)` : undefined;
+    const cut = ast.warnings?.find((w) => /LIMIT_EXCEEDED/.test(String(w.code)));
+    return { text, unread: unread ?? (cut ? `not inspected: part of the document (${cut.code})` : undefined) };
+  } catch (error) {
+    const code = (error as { officeIssue?: { code?: string } }).officeIssue?.code;
+    if (code === "PASSWORD_REQUIRED" || code === "PASSWORD_INCORRECT") throw new Uninspectable(kind === "pdf" ? "password-protected PDF" : "password-protected document");
+    if (signal.aborted) throw new Uninspectable("not inspected: time budget of the message ran out");
+    if (code && /LIMIT/.test(code)) throw new Uninspectable(`not inspected: ${code} (zip bomb limit)`);
+    throw new Uninspectable(`not inspected: unreadable ${kind === "pdf" ? "PDF" : "document"}${code ? ` (${code})` : ""}`);
+  }
+}
+
+/** The outermost `text` of each node under `auxiliary` (a paragraph's text already holds its runs'). */
+function auxiliaryTexts(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const n of node) auxiliaryTexts(n, out);
+  else if (node && typeof node === "object") {
+    const text = (node as { text?: unknown }).text;
+    if (typeof text === "string") out.push(text);
+    else for (const v of Object.values(node)) auxiliaryTexts(v, out);
+  }
+  return out;
+}

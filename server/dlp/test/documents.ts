@@ -1,0 +1,171 @@
+// Builds the corpus's files at test time with the libraries real producers use (docx, pdf-lib,
+// jszip), including the encrypted forms the scanner must report: a ZipCrypto zip entry, a PDF
+// under the standard security handler, and an OLE container holding an EncryptedPackage.
+import { crc32 } from "node:zlib";
+import { Document, Packer, Paragraph, Header, TextRun } from "docx";
+import JSZip from "jszip";
+import { PDFDocument, PDFName, PDFHexString, StandardFonts } from "pdf-lib";
+
+export async function docx(lines: string[], header?: string): Promise<Buffer> {
+  const doc = new Document({
+    sections: [{
+      headers: header ? { default: new Header({ children: [new Paragraph({ children: [new TextRun(header)] })] }) } : undefined,
+      children: lines.map((l) => new Paragraph(l)),
+    }],
+  });
+  return Packer.toBuffer(doc);
+}
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** A workbook with one sheet of inline-string cells. */
+export async function xlsx(rows: string[][]): Promise<Buffer> {
+  const zip = new JSZip();
+  zip.file("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`);
+  zip.file("_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`);
+  zip.file("xl/workbook.xml", `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`);
+  zip.file("xl/_rels/workbook.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`);
+  const col = (i: number) => String.fromCharCode(65 + i);
+  const sheetRows = rows.map((r, ri) => `<row r="${ri + 1}">${r.map((c, ci) => `<c r="${col(ci)}${ri + 1}" t="inlineStr"><is><t>${esc(c)}</t></is></c>`).join("")}</row>`).join("");
+  zip.file("xl/worksheets/sheet1.xml", `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetRows}</sheetData></worksheet>`);
+  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
+}
+
+/** A presentation with one slide holding one text box per line. */
+export async function pptx(lines: string[]): Promise<Buffer> {
+  const zip = new JSZip();
+  const p = "http://schemas.openxmlformats.org/presentationml/2006/main";
+  const a = "http://schemas.openxmlformats.org/drawingml/2006/main";
+  const r = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  zip.file("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/><Override PartName="/ppt/slides/slide1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/></Types>`);
+  zip.file("_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`);
+  zip.file("ppt/presentation.xml", `<?xml version="1.0" encoding="UTF-8"?><p:presentation xmlns:p="${p}" xmlns:a="${a}" xmlns:r="${r}"><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst><p:sldSz cx="9144000" cy="6858000"/></p:presentation>`);
+  zip.file("ppt/_rels/presentation.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`);
+  const shapes = lines.map((l, i) => `<p:sp><p:nvSpPr><p:cNvPr id="${i + 2}" name="T${i}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>${esc(l)}</a:t></a:r></a:p></p:txBody></p:sp>`).join("");
+  zip.file("ppt/slides/slide1.xml", `<?xml version="1.0" encoding="UTF-8"?><p:sld xmlns:p="${p}" xmlns:a="${a}" xmlns:r="${r}"><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${shapes}</p:spTree></p:cSld></p:sld>`);
+  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
+}
+
+/** Standard PDF fonts speak WinAnsi: letters outside it are written as their nearest Latin letter. */
+export function winAnsi(s: string): string {
+  return s.replace(/[əƏşŞğĞıİ]/g, (c) => ({ ə: "e", Ə: "E", ş: "s", Ş: "S", ğ: "g", Ğ: "G", ı: "i", İ: "I" })[c] ?? c);
+}
+
+export async function pdf(lines: string[], options: { pages?: number; encrypt?: boolean } = {}): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let p = 0; p < (options.pages ?? 1); p++) {
+    const page = doc.addPage();
+    lines.forEach((l, i) => page.drawText(winAnsi(l), { x: 40, y: 780 - i * 16, size: 10, font }));
+  }
+  if (options.encrypt) {
+    // The standard security handler (RC4, revision 2) with owner and user hashes that no empty
+    // password opens: readers must ask for a password.
+    const encrypt = doc.context.obj({ Filter: PDFName.of("Standard"), V: 1, R: 2, Length: 40, P: -44, O: PDFHexString.of("a".repeat(64)), U: PDFHexString.of("b".repeat(64)) });
+    doc.context.trailerInfo.Encrypt = doc.context.register(encrypt);
+    doc.context.trailerInfo.ID = doc.context.obj([PDFHexString.of("0123456789abcdef0123456789abcdef"), PDFHexString.of("0123456789abcdef0123456789abcdef")]);
+  }
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
+
+// ZipCrypto (PKWARE traditional encryption), so the encrypted entry is a real one.
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function zipCrypto(data: Buffer, password: string, crc: number): Buffer {
+  const keys = [0x12345678, 0x23456789, 0x34567890];
+  const update = (b: number) => {
+    keys[0] = (crcTable[(keys[0] ^ b) & 0xff] ^ (keys[0] >>> 8)) >>> 0;
+    keys[1] = (Math.imul((keys[1] + (keys[0] & 0xff)) >>> 0, 134775813) + 1) >>> 0;
+    keys[2] = (crcTable[(keys[2] ^ (keys[1] >>> 24)) & 0xff] ^ (keys[2] >>> 8)) >>> 0;
+  };
+  for (const c of Buffer.from(password)) update(c);
+  const header = Buffer.alloc(12, 7);
+  header[11] = (crc >>> 24) & 0xff;
+  const plain = Buffer.concat([header, data]);
+  const out = Buffer.alloc(plain.length);
+  for (let i = 0; i < plain.length; i++) {
+    const t = (keys[2] | 2) & 0xffff;
+    out[i] = plain[i] ^ ((Math.imul(t, t ^ 1) >>> 8) & 0xff);
+    update(plain[i]);
+  }
+  return out;
+}
+
+export interface ZipEntryInput {
+  name: string;
+  data: Buffer | string;
+  password?: string;
+}
+
+/** A stored (uncompressed) zip, written by hand so entries can be really encrypted. */
+export function storedZip(entries: ZipEntryInput[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const data = Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data);
+    const crc = crc32(data) >>> 0;
+    const body = e.password ? zipCrypto(data, e.password, crc) : data;
+    const name = Buffer.from(e.name);
+    const flags = e.password ? 1 : 0;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(flags, 6); local.writeUInt16LE(0, 8);
+    local.writeUInt32LE(crc, 14); local.writeUInt32LE(body.length, 18); local.writeUInt32LE(data.length, 22); local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(20, 4); central.writeUInt16LE(20, 6); central.writeUInt16LE(flags, 8);
+    central.writeUInt32LE(crc, 16); central.writeUInt32LE(body.length, 20); central.writeUInt32LE(data.length, 24); central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, body);
+    centrals.push(central, name);
+    offset += 30 + name.length + body.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+/** A deflated zip (jszip), optionally claiming one entry of `bombBytes` zeros. */
+export async function deflatedZip(entries: { name: string; data: Buffer | string }[]): Promise<Buffer> {
+  const zip = new JSZip();
+  for (const e of entries) zip.file(e.name, e.data);
+  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 9 } });
+}
+
+/**
+ * An OLE compound file as Office writes a password-protected OOXML document: a directory naming
+ * the EncryptionInfo and EncryptedPackage streams (their content is not needed to tell).
+ */
+export function encryptedOoxml(): Buffer {
+  const sector = 512;
+  const header = Buffer.alloc(sector);
+  Buffer.from("d0cf11e0a1b11ae1", "hex").copy(header, 0);
+  header.writeUInt16LE(0x3e, 24); header.writeUInt16LE(3, 26); header.writeUInt16LE(0xfffe, 28); header.writeUInt16LE(9, 30); header.writeUInt16LE(6, 32);
+  header.writeUInt32LE(1, 44); // one FAT sector
+  header.writeUInt32LE(1, 48); // directory starts at sector 1
+  header.writeUInt32LE(4096, 56);
+  header.writeUInt32LE(0xfffffffe, 60); header.writeUInt32LE(0xfffffffe, 68);
+  header.writeUInt32LE(0, 76); // FAT in sector 0
+  for (let i = 1; i < 109; i++) header.writeUInt32LE(0xffffffff, 76 + i * 4);
+  const fat = Buffer.alloc(sector, 0xff);
+  fat.writeUInt32LE(0xfffffffd, 0); fat.writeUInt32LE(0xfffffffe, 4);
+  const dir = Buffer.alloc(sector);
+  const entry = (i: number, name: string, type: number) => {
+    const n = Buffer.from(`${name}\0`, "utf16le");
+    n.copy(dir, i * 128);
+    dir.writeUInt16LE(n.length, i * 128 + 64);
+    dir[i * 128 + 66] = type;
+    dir.writeUInt32LE(0xffffffff, i * 128 + 68); dir.writeUInt32LE(0xffffffff, i * 128 + 72); dir.writeUInt32LE(0xffffffff, i * 128 + 76);
+    dir.writeUInt32LE(0xfffffffe, i * 128 + 116);
+  };
+  entry(0, "Root Entry", 5);
+  entry(1, "EncryptionInfo", 2);
+  entry(2, "EncryptedPackage", 2);
+  dir.writeUInt32LE(1, 76); // root's child
+  dir.writeUInt32LE(2, 128 + 72); // right sibling
+  return Buffer.concat([header, fat, dir]);
+}
