@@ -947,7 +947,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         },
         "where": {
           "type": "string",
-          "description": "Where it matched: `subject`, `text`, `html` or `attachment:<filename>`."
+          "description": "Where it matched: `subject`, `text`, `html`, `attachment:<filename>`, `attachment:<zip>/<path>`, `ocr:<filename>`, or `message` when the whole message could not be scanned."
         },
         "full": {
           "type": "boolean",
@@ -956,6 +956,12 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "mass": {
           "type": "boolean",
           "description": "True at 10 or more matches in one file."
+        },
+        "count": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "description": "How many times this value occurs at this place: one finding per distinct value and place."
         },
         "message": {
           "type": "integer",
