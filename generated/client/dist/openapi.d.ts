@@ -1290,6 +1290,11 @@ export interface components {
         };
         /** @description One sensitive-data match. */
         DlpFinding: {
+            /**
+             * Format: int32
+             * @description How many times this value occurs at this place: one finding per distinct value and place.
+             */
+            count?: number;
             /** @description For card: true when a CVV or expiry date is adjacent. */
             full: boolean;
             /** @description Masked form of the matched value. */
@@ -1302,7 +1307,7 @@ export interface components {
              */
             message?: number;
             type: components["schemas"]["DlpType"];
-            /** @description Where it matched: `subject`, `text`, `html` or `attachment:<filename>`. */
+            /** @description Where it matched: `subject`, `text`, `html`, `attachment:<filename>`, `attachment:<zip>/<path>`, `ocr:<filename>`, or `message` when the whole message could not be scanned. */
             where: string;
         };
         /**
