@@ -44,6 +44,11 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       });
     },
   });
+  // A client that vanishes mid-session (the platform killed with kill -9) resets its connection;
+  // smtp-server reports that as an "error" event, which is the client's doing, not the sink's.
+  server.on("error", (error: Error & { code?: string }) => {
+    if (error.code !== "ECONNRESET" && error.code !== "EPIPE") throw error;
+  });
   server.listen(port, "127.0.0.1");
   await once(server.server, "listening");
   sink.port = (server.server.address() as { port: number }).port;
