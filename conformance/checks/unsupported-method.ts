@@ -25,8 +25,10 @@ export const unsupportedMethod: Check = {
     if (!c) return null;
     // `/bots/bulk` also matches `/bots/{id}`: a method served there is not unsupported.
     const concrete = op.path.replace(/\{([^}]+)\}/g, (_m, n) => String(c.pathParams[n]));
-    const servedElsewhere = (method: string) =>
-      ctx.contract.operations.some((o) => o.method === method && o.path !== op.path && templateMatches(o.path, concrete));
+    const servedElsewhere = (method: string): boolean =>
+      ctx.contract.operations.some((o) => o.method === method && o.path !== op.path && templateMatches(o.path, concrete)) ||
+      // HEAD is answered wherever GET is, also through another template.
+      (method === "HEAD" && servedElsewhere("GET"));
     const methods = CANDIDATES.filter((m) => !declared.has(m) && !servedElsewhere(m));
     if (!methods.length) return null;
     const findings: Finding[] = [];
