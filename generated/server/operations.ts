@@ -1151,7 +1151,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "internal_error",
         "upstream_error"
       ],
-      "description": "Machine-readable error codes (docs/decisions.md, \"Errors\")."
+      "description": "Machine-readable error codes (docs/decisions.md, \"Errors\"). New codes may be added within /v1\n(decision V1): treat an unknown code like its HTTP status.",
+      "x-extensible-enum": true
     },
     "ErrorDetail": {
       "type": "object",
@@ -1182,7 +1183,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "mail.clicked",
         "mail.dlp"
       ],
-      "description": "Event names; any may be subscribed (docs/decisions.md)."
+      "description": "Event names; any may be subscribed (docs/decisions.md). New event types may be added within\n/v1 (decision V1): ignore types you do not know.",
+      "x-extensible-enum": true
     },
     "Funnel": {
       "type": "object",

@@ -1389,7 +1389,8 @@ export interface components {
             error: string;
         };
         /**
-         * @description Machine-readable error codes (docs/decisions.md, "Errors").
+         * @description Machine-readable error codes (docs/decisions.md, "Errors"). New codes may be added within /v1
+         *     (decision V1): treat an unknown code like its HTTP status.
          * @enum {string}
          */
         ErrorCode: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "not_found_in_range" | "method_not_allowed" | "unsupported_media_type" | "conflict" | "not_cancelable" | "idempotency_conflict" | "not_ready" | "limit_reached" | "dlp_blocked" | "payload_too_large" | "rate_limited" | "quota_exceeded" | "not_implemented" | "internal_error" | "upstream_error";
@@ -1401,7 +1402,8 @@ export interface components {
             path: string;
         };
         /**
-         * @description Event names; any may be subscribed (docs/decisions.md).
+         * @description Event names; any may be subscribed (docs/decisions.md). New event types may be added within
+         *     /v1 (decision V1): ignore types you do not know.
          * @enum {string}
          */
         EventType: "mail.received" | "mail.delivered" | "mail.bounced" | "mail.complained" | "mail.opened" | "mail.clicked" | "mail.dlp";

@@ -11,8 +11,9 @@ function files(dir: string): string[] {
     readdirSync(dir, { withFileTypes: true, recursive: true })
       .filter((entry) => entry.isFile())
       .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-      // docs/ is built on demand and ignored; the README is the folder's only hand-written file.
-      .filter((file) => !file.startsWith("docs/") && file !== "README.md")
+      // docs/ is built on demand and ignored; releases are recorded once (npm run release), never
+      // regenerated; the README is the folder's only hand-written file.
+      .filter((file) => !file.startsWith("docs/") && !file.startsWith("openapi/releases/") && file !== "README.md")
       .sort()
   );
 }
