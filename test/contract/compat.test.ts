@@ -8,7 +8,8 @@ import { compareContracts } from "../../scripts/compat/compare.ts";
 import { listReleases, readRelease } from "../../scripts/compat/releases.ts";
 import { root } from "./openapi.ts";
 
-const current = () => JSON.parse(readFileSync(join(root, "generated/openapi/openapi-3.0.json"), "utf8"));
+const current = () =>
+  JSON.parse(readFileSync(join(root, "generated/openapi/openapi-3.0.json"), "utf8"));
 
 describe("compatibility gate on the real contract", () => {
   it("1.0.0 is recorded and the current contract has no breaking change against the latest release", () => {
@@ -27,14 +28,25 @@ describe("compatibility gate on the real contract", () => {
     delete broken.paths["/v1/webhooks"].get;
     const breaking = compareContracts(released, broken).filter((f) => f.verdict === "breaking");
     const named = breaking.map((f) => `${f.rule} ${f.pointer}`);
-    expect(named).toContain("response-property-removed /paths/~1x-webhooks~1mail.delivered/post/responses/200/content/application~1json/schema/properties/data/properties/relay");
-    expect(named.some((n) => n.startsWith("min-length-changed /paths/~1v1~1mailboxes/post/requestBody/content/application~1json/schema/properties/password"))).toBe(true);
+    expect(named).toContain(
+      "response-property-removed /paths/~1x-webhooks~1mail.delivered/post/responses/200/content/application~1json/schema/properties/data/properties/relay",
+    );
+    expect(
+      named.some((n) =>
+        n.startsWith(
+          "min-length-changed /paths/~1v1~1mailboxes/post/requestBody/content/application~1json/schema/properties/password",
+        ),
+      ),
+    ).toBe(true);
     expect(named).toContain("scope-changed /paths/~1v1~1groups/get/x-platform-scope");
     expect(named).toContain("operation-removed /paths/~1v1~1webhooks/get");
   });
 
   it("npm run compat exits 0 and prints the summary on the committed contract", () => {
-    const out = execFileSync(process.execPath, ["scripts/compat/cli.ts"], { cwd: root, encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["scripts/compat/cli.ts"], {
+      cwd: root,
+      encoding: "utf8",
+    });
     expect(out).toMatch(/^compat: \d+ change\(s\) against release \d+\.\d+\.\d+, 0 breaking/);
   });
 });

@@ -13,7 +13,12 @@ function files(dir: string): string[] {
       .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
       // docs/ is built on demand and ignored; releases are recorded once (npm run release), never
       // regenerated; the README is the folder's only hand-written file.
-      .filter((file) => !file.startsWith("docs/") && !file.startsWith("openapi/releases/") && file !== "README.md")
+      .filter(
+        (file) =>
+          !file.startsWith("docs/") &&
+          !file.startsWith("openapi/releases/") &&
+          file !== "README.md",
+      )
       .sort()
   );
 }
