@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../../test/support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../test/harness.ts";
 
@@ -32,10 +33,7 @@ beforeAll(async () => {
   expect(existsSync(path.join(docsDir, "index.html"))).toBe(false);
   // A fresh clone: no built reference yet.
   p = await startTestPlatform({}, { docs: { build: true, file: path.join(docsDir, "index.html") } });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

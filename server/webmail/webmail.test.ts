@@ -2,13 +2,13 @@
 // headless Chromium: the cookie is HttpOnly and SameSite, logout ends the session.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../../test/support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { sendTo } from "../test/smtp.ts";
 import { hashToken } from "./tokens.ts";
 
-const chromiumPath = "/usr/bin/chromium";
 let p: TestPlatform;
 let t: Tenant;
 let browser: Browser | undefined;
@@ -69,10 +69,7 @@ describe("login links", () => {
 // Chromium comes from scripts/install-system-deps.sh, which `npm test` runs first: no skip.
 describe("webmail in Chromium", () => {
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
   });
 
   it("signs in through the link, shows the inbox, keeps the cookie from scripts, and logs out", async () => {

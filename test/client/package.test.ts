@@ -9,10 +9,9 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../../server/test/harness.ts";
-import { requireTool } from "../support/system-tools.ts";
 import { root } from "../contract/openapi.ts";
 
 const fixtures = join(root, "test/client/package-fixtures");
@@ -167,7 +166,6 @@ describe("the packed client", () => {
   });
 
   it("bundles for the browser and calls the server from an allowed origin in Chromium", async () => {
-    const chromiumPath = requireTool("chromium", "/usr/bin/chromium");
     const result = await build({
       entryPoints: [join(project, "browser-main.js")],
       bundle: true,
@@ -179,10 +177,7 @@ describe("the packed client", () => {
     });
     bundle = result.outputFiles[0].text;
     expect(bundle).not.toContain("node:crypto");
-    const browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const query = `?api=${encodeURIComponent(platform.url)}&key=${encodeURIComponent(tenant.key)}`;

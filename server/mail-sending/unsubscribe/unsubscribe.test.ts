@@ -2,32 +2,26 @@
 // by mailauth against our DNS, both list headers under the signature), the page in headless
 // Chromium, the POST a mailbox provider makes, and what the suppression then does to later sends
 // per stream and scope.
-import { existsSync } from "node:fs";
 import { dkimVerify } from "mailauth";
 import { simpleParser } from "mailparser";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../../../test/support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../../test/harness.ts";
 import { hostMailZone } from "../../test/mail-zone.ts";
 import { startSmtpSink, type SmtpSink } from "../../test/smtp-sink.ts";
 
-const chromiumPath = "/usr/bin/chromium";
 let p: TestPlatform;
 let t: Tenant;
 let sink: SmtpSink;
 let browser: Browser;
 
 beforeAll(async () => {
-  // Installed by scripts/install-system-deps.sh: a missing browser fails the test, it does not skip it.
-  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: run scripts/install-system-deps.sh`);
   sink = await startSmtpSink();
   p = await startTestPlatform({ relay: { name: "", port: sink.port, allowLoopback: true } }, { runWorker: false });
   t = await p.newTenant("unsub");
   await hostMailZone(p.services, "recipient.test");
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
