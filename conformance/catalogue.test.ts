@@ -12,6 +12,8 @@ afterAll(async () => {
   await Promise.all(started.map((f) => f.server.close()));
 });
 
+const byPair = (a: { check: string; operation: string }, b: { check: string; operation: string }) => `${a.check} ${a.operation}`.localeCompare(`${b.check} ${b.operation}`);
+const textOrPattern = (x: string | RegExp) => (typeof x === "string" ? x : expect.stringMatching(x));
 const describeFailures = (r: Awaited<ReturnType<typeof run>>) => r.ledger.failures.map((f) => `${f.check} ${f.operation}: ${f.message}`).join("\n");
 
 describe("correct fixture", () => {
@@ -51,6 +53,12 @@ describe("broken servers", () => {
       seed: 1,
       strictCoverage: true,
     });
-    expect(r.ledger.failures.map((x) => x.check)).toContain(broken.check);
+    // The whole list, not only the check's name: which operation failed and what the check
+    // expected and got, so a check that fires for the wrong reason (or a second check that fires
+    // too) fails this test.
+    const reported = r.ledger.failures.map(({ check, operation, expected, got }) => ({ check, operation, expected, got })).sort(byPair);
+    const caught = broken.caught.map((c) => ({ ...c, expected: textOrPattern(c.expected), got: textOrPattern(c.got) })).sort(byPair);
+    expect(broken.caught.map((c) => c.check)).toContain(broken.check);
+    expect(reported).toEqual(caught);
   });
 });
