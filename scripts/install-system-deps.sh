@@ -5,8 +5,10 @@
 # One line per tool: "<command or absolute path> <Debian package>"; add yours here.
 set -eu
 # chromium: webmail, unsubscribe and docs pages through playwright-core; dig: DNS answers;
-# swaks: a real SMTP client delivering bounce reports; pebble: the ACME test CA; openssl: test certificates.
+# swaks: a real SMTP client delivering bounce reports; pebble: the ACME test CA; openssl: test certificates;
+# postgresql: the throwaway clusters of the PostgreSQL backend's tests (test/support/postgres.ts).
 needs="
+/usr/lib/postgresql/15/bin/postgres postgresql
 /usr/bin/chromium chromium
 dig dnsutils
 swaks swaks

@@ -1,0 +1,85 @@
+// The two storage backends, for the shared repository suites (`<area>/*-repository.contract.ts`):
+// every suite runs once on SQLite and once on PostgreSQL with the same assertions. `useStore`
+// gives a suite a fresh, migrated store of its own; `connect()` opens another connection to the
+// same data, which is what a second process (SQLite: the console) or a second instance
+// (PostgreSQL: another server on the same database) sees.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import { afterAll, beforeAll } from "vitest";
+import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
+import { openDatabase } from "../db/database.ts";
+import { openPostgres } from "../db/postgres/migrations.ts";
+import type { Pg } from "../db/postgres/pg.ts";
+
+export const backends = ["sqlite", "postgres"] as const;
+export type BackendName = (typeof backends)[number];
+
+export type Connection = { backend: "sqlite"; db: DatabaseSync } | { backend: "postgres"; pg: Pg };
+
+export interface StoreHandle {
+  /** The suite's first connection (valid inside tests and hooks). */
+  readonly main: Connection;
+  /** Another connection to the same data; closed with the store after the suite. */
+  connect(): Promise<Connection>;
+}
+
+/** Builds one thing per backend: `byBackend({ sqlite: (db) => ..., postgres: (pg) => ... })`. */
+export function byBackend<T>(make: { sqlite: (db: DatabaseSync) => T; postgres: (pg: Pg) => T }): (c: Connection) => T {
+  return (c) => (c.backend === "sqlite" ? make.sqlite(c.db) : make.postgres(c.pg));
+}
+
+// One cluster per test file, started by the first suite that needs it, stopped after the last.
+let cluster: Promise<PostgresCluster> | undefined;
+let users = 0;
+
+/** Call inside a describe: a fresh store for that suite, opened before its tests, removed after. */
+export function useStore(backend: BackendName): StoreHandle {
+  const open: Connection[] = [];
+  let main: Connection | undefined;
+  let connect: () => Promise<Connection>;
+  let cleanup: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    if (backend === "sqlite") {
+      const dir = mkdtempSync(path.join(tmpdir(), "store-"));
+      connect = async () => ({ backend, db: openDatabase(dir) });
+      cleanup = async () => rmSync(dir, { recursive: true, force: true });
+    } else {
+      users++;
+      cluster ??= startPostgres();
+      const url = await (await cluster).newDatabase();
+      connect = async () => ({ backend, pg: await openPostgres(url, { max: 4 }) });
+      cleanup = async () => {
+        if (--users === 0 && cluster) {
+          const c = cluster;
+          cluster = undefined;
+          await (await c).stop();
+        }
+      };
+    }
+    main = await handle.connect();
+  });
+
+  afterAll(async () => {
+    for (const c of open.splice(0)) {
+      if (c.backend === "sqlite") c.db.close();
+      else await c.pg.close();
+    }
+    await cleanup();
+  });
+
+  const handle: StoreHandle = {
+    get main() {
+      if (!main) throw new Error("the store opens in beforeAll; use it inside tests and hooks");
+      return main;
+    },
+    async connect() {
+      const c = await connect();
+      open.push(c);
+      return c;
+    },
+  };
+  return handle;
+}
