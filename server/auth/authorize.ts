@@ -6,11 +6,11 @@ import { ApiError } from "../../generated/server/errors.ts";
 import { hashApiKey, parseBearer } from "./api-key.ts";
 import type { AuthContext } from "./auth-context.ts";
 import type { KeyRepository, QuotaCounter } from "./key-repository.ts";
-import type { FixedWindowRateLimiter } from "./rate-limiter.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
 
 export interface AuthorizeDeps {
   keys: KeyRepository;
-  limiter: FixedWindowRateLimiter;
+  limiter: RateLimiter;
   now?: () => Date;
 }
 
@@ -26,7 +26,7 @@ export function createAuthorize(deps: AuthorizeDeps) {
     const key = await deps.keys.findByHash(hashApiKey(parsed.key));
     if (!key || key.revokedAt) throw unauthorized(key ? "this API key has been revoked" : "unknown API key", true);
 
-    const rate = deps.limiter.hit(key.id, key.rateLimit);
+    const rate = await deps.limiter.hit(key.id, key.rateLimit);
     reply.header("RateLimit-Limit", rate.limit);
     reply.header("RateLimit-Remaining", rate.remaining);
     reply.header("RateLimit-Reset", rate.resetSeconds);

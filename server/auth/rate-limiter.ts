@@ -12,7 +12,13 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-export class FixedWindowRateLimiter {
+/** The L1 limiter: in this process's memory (SQLite, one process) or in PostgreSQL (pg-rate-limiter.ts). */
+export interface RateLimiter {
+  /** Counts one request of `key` unless its window already holds `limit`. */
+  hit(key: string, limit: number): RateDecision | Promise<RateDecision>;
+}
+
+export class FixedWindowRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
   private readonly now: () => number;
 

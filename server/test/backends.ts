@@ -12,6 +12,8 @@ import { startPostgres, type PostgresCluster } from "../../test/support/postgres
 import { openDatabase } from "../db/database.ts";
 import { openPostgres } from "../db/postgres/migrations.ts";
 import type { Pg } from "../db/postgres/pg.ts";
+import { PgProjectRepository } from "../projects/pg-project-repository.ts";
+import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
 
 export const backends = ["sqlite", "postgres"] as const;
 export type BackendName = (typeof backends)[number];
@@ -82,4 +84,23 @@ export function useStore(backend: BackendName): StoreHandle {
     },
   };
   return handle;
+}
+
+/** A new project (most rows belong to one), through the backend's own repository. */
+export async function newProject(c: Connection, name = "test"): Promise<string> {
+  const projects = c.backend === "sqlite" ? new SqliteProjectRepository(c.db) : new PgProjectRepository(c.pg);
+  return (await projects.create(name)).id;
+}
+
+/**
+ * For cache tests: call before another connection writes, await the answer after the write;
+ * from then on `c`'s change watcher has seen it. SQLite: the next turn of the event loop (its
+ * data_version is read once per turn). PostgreSQL: the NOTIFY on `channel` has arrived.
+ */
+export async function changeSeen(c: Connection, channel: string): Promise<() => Promise<void>> {
+  if (c.backend === "sqlite") return () => new Promise((resolve) => setImmediate(resolve));
+  let arrived!: () => void;
+  const seen = new Promise<void>((resolve) => (arrived = resolve));
+  const stop = await c.pg.listen(channel, () => arrived());
+  return () => seen.finally(stop);
 }

@@ -1,0 +1,57 @@
+// The behaviour of the L1 rate limiter on either backend: fixed 60 s windows from a key's first
+// request, and never more than the limit admitted under concurrency (across instances where the
+// backend has several: PostgreSQL).
+import { describe, expect, it } from "vitest";
+import { manualClock } from "../jobs/clock.ts";
+import { useStore, type BackendName, type Connection } from "../test/backends.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
+
+export interface RateLimiterFactory {
+  make: (c: Connection, now: () => number) => RateLimiter;
+  /** Whether instances share the count (PostgreSQL); SQLite's limiter lives in its one process. */
+  sharedAcrossInstances: boolean;
+}
+
+let n = 0;
+const freshKey = () => `key_rate${++n}_${Math.random().toString(36).slice(2)}`;
+
+export function describeRateLimiter(backend: BackendName, f: RateLimiterFactory): void {
+  describe(`rate limiter on ${backend}`, () => {
+    const store = useStore(backend);
+
+    it("admits the limit in a window, then refuses until the window ends", async () => {
+      const clock = manualClock();
+      const limiter = f.make(store.main, clock.now);
+      const key = freshKey();
+      expect(await limiter.hit(key, 3)).toEqual({ allowed: true, limit: 3, remaining: 2, resetSeconds: 60 });
+      clock.advance(10_500);
+      expect(await limiter.hit(key, 3)).toEqual({ allowed: true, limit: 3, remaining: 1, resetSeconds: 50 });
+      expect(await limiter.hit(key, 3)).toEqual({ allowed: true, limit: 3, remaining: 0, resetSeconds: 50 });
+      expect(await limiter.hit(key, 3)).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 50 });
+      clock.advance(49_499);
+      expect(await limiter.hit(key, 3)).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 1 });
+      clock.advance(1);
+      // The window started at the first request: 60 s later a new one starts with this request.
+      expect(await limiter.hit(key, 3)).toEqual({ allowed: true, limit: 3, remaining: 2, resetSeconds: 60 });
+    });
+
+    it("keys do not share a window", async () => {
+      const clock = manualClock();
+      const limiter = f.make(store.main, clock.now);
+      const [a, b] = [freshKey(), freshKey()];
+      expect((await limiter.hit(a, 1)).allowed).toBe(true);
+      expect((await limiter.hit(a, 1)).allowed).toBe(false);
+      expect((await limiter.hit(b, 1)).allowed).toBe(true);
+    });
+
+    it(`300 concurrent hits${f.sharedAcrossInstances ? " from two instances" : ""} admit exactly the limit`, async () => {
+      const clock = manualClock();
+      const first = f.make(store.main, clock.now);
+      const second = f.sharedAcrossInstances ? f.make(await store.connect(), clock.now) : first;
+      const key = freshKey();
+      const decisions = await Promise.all(Array.from({ length: 300 }, (_, i) => (i % 2 ? first : second).hit(key, 120)));
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(120);
+      expect(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    });
+  });
+}
