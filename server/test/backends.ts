@@ -104,3 +104,13 @@ export async function changeSeen(c: Connection, channel: string): Promise<() => 
   const stop = await c.pg.listen(channel, () => arrived());
   return () => seen.finally(stop);
 }
+
+/**
+ * One statement on either backend, for suites that look at rows directly: `?` placeholders
+ * (rewritten to `$n` for PostgreSQL). Flags are 0/1 on SQLite and booleans on PostgreSQL (P5).
+ */
+export async function sql<R>(c: Connection, text: string, params: unknown[] = []): Promise<R[]> {
+  if (c.backend === "sqlite") return c.db.prepare(text).all(...(params as never[])) as R[];
+  let i = 0;
+  return c.pg.query<R>(text.replace(/\?/g, () => `$${++i}`), params);
+}

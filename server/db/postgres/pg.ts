@@ -145,6 +145,7 @@ export async function connectPostgres(url: string, options: PgOptions = {}): Pro
     },
     listening: () => up,
     async close() {
+      if (closed) return;
       closed = true;
       clearTimeout(reconnect);
       const l = listener;

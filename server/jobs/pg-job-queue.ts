@@ -1,0 +1,149 @@
+// The job queue on PostgreSQL (decision P2): the same table and semantics as job-queue.ts, for
+// several instances at once. Enqueueing runs on the caller's transaction client, so the state
+// change and its work commit together (an outbox); the commit notifies JOBS_CHANNEL and wakes
+// every instance's worker. Claims take due rows with FOR UPDATE SKIP LOCKED, so two instances
+// claiming at once never get one job. A lease names its holder; it is void when it runs out or
+// when the holder has no session left (killed), so nothing waits for a dead instance's leases.
+import type pg from "pg";
+import { notify, rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
+import type { Clock } from "./clock.ts";
+import type { EnqueueOptions, Job } from "./job-queue.ts";
+
+/** NOTIFY channel of enqueued jobs: wakes the workers of every instance. */
+export const JOBS_CHANNEL = "jobs_enqueued";
+
+export type PgJobOutcome =
+  /** Finished; `write` records the result on the transaction that removes the job. */
+  | { done: true; write?: (c: pg.PoolClient) => Promise<void> }
+  /** Run again at `retryAt`; `write` records this attempt on the rescheduling transaction. */
+  | { retryAt: number; error?: string; write?: (c: pg.PoolClient) => Promise<void> };
+
+interface JobRow {
+  id: number;
+  kind: string;
+  payload: string;
+  run_at: number;
+  attempts: number;
+  group_key: string | null;
+}
+
+const toJob = (r: JobRow): Job => ({ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), runAt: r.run_at, attempts: r.attempts, group: r.group_key });
+
+/** `$.a.b` (SQLite's JSON path, what callers of cancelWhere pass) as a PostgreSQL path `{a,b}`. */
+const jsonPath = (path: string) => `{${path.replace(/^\$\.?/, "").split(".").join(",")}}`;
+
+export class PgJobQueue {
+  private readonly db: Pg;
+  private readonly clock: Clock;
+
+  constructor(db: Pg, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  /** Adds a job on the caller's transaction `c`; workers everywhere wake when it commits. */
+  async enqueue(c: Queryable, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<number> {
+    const now = this.clock.now();
+    const [row] = await rows<{ id: number }>(c,
+      "INSERT INTO jobs (kind, payload, run_at, group_key, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+      [kind, JSON.stringify(payload), options.runAt ?? now, options.group ?? null, now],
+    );
+    await notify(c, JOBS_CHANNEL);
+    return row.id;
+  }
+
+  /** Removes jobs of a kind whose payload matches (`jsonPath` as SQLite writes it: `$.webhookId`). */
+  async cancelWhere(c: Queryable, kind: string, path: string, value: string | number): Promise<number> {
+    const r = await c.query("DELETE FROM jobs WHERE kind = $1 AND payload::jsonb #>> $2 = $3", [kind, jsonPath(path), String(value)]);
+    return r.rowCount ?? 0;
+  }
+
+  /** Calls listener after each commit that enqueued jobs, on any instance. */
+  async onEnqueue(listener: () => void): Promise<() => void> {
+    return this.db.listen(JOBS_CHANNEL, listener);
+  }
+
+  /**
+   * Claims up to `limit` due jobs, skipping full groups, and leases them to this instance until
+   * now + leaseMs. Rows another instance is claiming right now are skipped, not waited for.
+   */
+  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[] = []): Promise<Job[]> {
+    const now = this.clock.now();
+    return this.bookkeeping(async (c) => {
+      const candidates = await rows<JobRow>(c,
+        `SELECT id, kind, payload, run_at, attempts, group_key FROM jobs
+         WHERE run_at <= $1
+           AND (lease_until IS NULL OR lease_until <= $1
+                OR leased_by NOT IN (SELECT application_name FROM pg_stat_activity WHERE application_name IS NOT NULL))
+           AND (group_key IS NULL OR NOT (group_key = ANY($2)))
+         ORDER BY run_at, id LIMIT $3
+         FOR UPDATE SKIP LOCKED`,
+        [now, fullGroups, limit * 4],
+      );
+      const taken = new Map<string | null, number>();
+      const claimed: Job[] = [];
+      for (const row of candidates) {
+        if (claimed.length >= limit) break;
+        const n = taken.get(row.group_key) ?? 0;
+        if (!groupRoom(row.group_key, n)) continue;
+        taken.set(row.group_key, n + 1);
+        claimed.push(toJob({ ...row, attempts: row.attempts + 1 }));
+      }
+      if (claimed.length) {
+        await c.query("UPDATE jobs SET lease_until = $1, leased_by = $2, attempts = attempts + 1 WHERE id = ANY($3)", [now + leaseMs, this.db.instanceName, claimed.map((j) => j.id)]);
+      }
+      return claimed;
+    });
+  }
+
+  /**
+   * Records the outcomes of finished jobs in one transaction, each in a savepoint of its own with
+   * its `write` (one failing write does not take the others with it); answers the ids whose
+   * outcome could not be recorded (their lease runs out and they run again).
+   */
+  record(batch: { job: Job; outcome: PgJobOutcome }[]): Promise<number[]> {
+    return this.bookkeeping(async (c) => {
+      const failed: number[] = [];
+      for (const { job, outcome } of batch) {
+        await c.query("SAVEPOINT job_outcome");
+        try {
+          await outcome.write?.(c);
+          if ("done" in outcome) await c.query("DELETE FROM jobs WHERE id = $1", [job.id]);
+          else await c.query("UPDATE jobs SET run_at = $1, lease_until = NULL, leased_by = NULL, last_error = $2 WHERE id = $3", [outcome.retryAt, outcome.error ?? null, job.id]);
+          await c.query("RELEASE job_outcome");
+        } catch {
+          await c.query("ROLLBACK TO job_outcome");
+          await c.query("RELEASE job_outcome");
+          failed.push(job.id);
+        }
+      }
+      return failed;
+    });
+  }
+
+  /**
+   * The queue's own commits (claims, outcomes) do not wait for the disk, like SQLite's
+   * synchronous=NORMAL bookkeeping (job-queue.ts): a crash of the database server can only take
+   * the last few, which makes those jobs run again, never loses them. An instance killed with
+   * kill -9 loses nothing committed either way.
+   */
+  private bookkeeping<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.db.tx(async (c) => {
+      await c.query("SET LOCAL synchronous_commit = off");
+      return fn(c);
+    });
+  }
+
+  /** Epoch ms of the earliest job not leased, or undefined when none waits. */
+  async nextDue(): Promise<number | undefined> {
+    const [row] = await this.db.query<{ t: number | null }>("SELECT MIN(run_at) AS t FROM jobs WHERE lease_until IS NULL");
+    return row.t ?? undefined;
+  }
+
+  async count(kind?: string): Promise<number> {
+    const [row] = kind
+      ? await this.db.query<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE kind = $1", [kind])
+      : await this.db.query<{ n: number }>("SELECT COUNT(*) AS n FROM jobs");
+    return row.n;
+  }
+}
