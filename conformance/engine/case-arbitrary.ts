@@ -2,6 +2,7 @@
 // fixture values from the config taking the place of names the server must recognise (a bound
 // zone, a connected domain). Every case is re-validated, so "positive" is a fact, not a hope.
 import fc from "fast-check";
+import { budgetedFilter, pointerToken } from "./generation-budget.ts";
 import { arbitraryFor } from "./schema-arbitrary.ts";
 import { validate, validateParam } from "./validator.ts";
 import { serializeParam } from "./request.ts";
@@ -16,7 +17,7 @@ export interface CaseOptions {
   overrides?: Record<string, unknown>;
 }
 
-function paramArb(p: Parameter, opts: CaseOptions): fc.Arbitrary<unknown> {
+function paramArb(op: Operation, p: Parameter, opts: CaseOptions): fc.Arbitrary<unknown> {
   if (opts.overrides && Object.hasOwn(opts.overrides, p.name) && validateParam(p.schema, serializeParam(opts.overrides[p.name]))) {
     return fc.constant(opts.overrides[p.name]);
   }
@@ -26,13 +27,27 @@ function paramArb(p: Parameter, opts: CaseOptions): fc.Arbitrary<unknown> {
   if (p.in === "path" && typeof schema === "object" && (schema.type === "string" || !schema.type) && !schema.enum) {
     schema = { ...schema, minLength: Math.max(schema.minLength ?? 0, 1) };
   }
-  return arbitraryFor(schema, { token: p.in === "header" || p.in === "path" });
+  return arbitraryFor(schema, { token: p.in === "header" || p.in === "path", pointer: `${parameterPointer(op, p)}/schema` });
+}
+
+/** Where an operation sits in the contract, as a JSON pointer. */
+export function operationPointer(op: Operation): string {
+  return `#/paths/${pointerToken(op.path)}/${op.method.toLowerCase()}`;
+}
+
+/** Parameters are named by `in` and name rather than by index: path- and operation-level ones are merged. */
+export function parameterPointer(op: Operation, p: Parameter): string {
+  return `${operationPointer(op)}/parameters/${pointerToken(`${p.in}:${p.name}`)}`;
+}
+
+export function bodyPointer(op: Operation): string {
+  return `${operationPointer(op)}/requestBody/content/${pointerToken(op.body?.mediaType ?? "application/json")}/schema`;
 }
 
 function paramsRecord(op: Operation, where: Parameter["in"], opts: CaseOptions): fc.Arbitrary<Record<string, unknown>> {
   const params = op.parameters.filter((p) => p.in === where);
   const rec: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const p of params) rec[p.name] = paramArb(p, opts);
+  for (const p of params) rec[p.name] = paramArb(op, p, opts);
   return fc.record(rec, { requiredKeys: params.filter((p) => p.required).map((p) => p.name) });
 }
 
@@ -61,35 +76,42 @@ export function positiveCaseArb(op: Operation, opts: CaseOptions = {}): fc.Arbit
 
 function buildPositiveCaseArb(op: Operation, opts: CaseOptions): fc.Arbitrary<Case> {
   const overrides = usableOverrides(op, opts.overrides);
-  const body = op.body ? arbitraryFor(op.body.schema, { overrides }) : fc.constant(undefined);
-  return fc
+  const body = op.body ? arbitraryFor(op.body.schema, { overrides, pointer: bodyPointer(op) }) : fc.constant(undefined);
+  const cases = fc
     .record({
       pathParams: paramsRecord(op, "path", { overrides }),
       query: paramsRecord(op, "query", { overrides }),
       headers: paramsRecord(op, "header", { overrides }),
       body,
     })
-    .map((parts) => ({ operationId: op.id, ...parts, hasBody: Boolean(op.body), mode: "positive" as const }))
-    .filter((c) => caseIsValid(op, c));
+    .map((parts) => ({ operationId: op.id, ...parts, hasBody: Boolean(op.body), mode: "positive" as const }));
+  // Re-validation within the generation budget: a part the generators cannot satisfy is named.
+  return budgetedFilter(cases, (c) => caseIsValid(op, c), (c) => caseProblem(op, c) ?? operationPointer(op));
 }
 
 /** True when a server that implements the contract exactly must accept the case's inputs. */
 export function caseIsValid(op: Operation, c: Case): boolean {
+  return caseProblem(op, c) === undefined;
+}
+
+/** The pointer of the first part of the case that breaks the contract, if any. */
+export function caseProblem(op: Operation, c: Case): string | undefined {
   for (const p of op.parameters) {
     const bag = c[caseField(p)];
     const present = p.name in bag && bag[p.name] !== undefined;
     if (!present) {
-      if (p.required) return false;
+      if (p.required) return parameterPointer(op, p);
       continue;
     }
     const text = serializeParam(bag[p.name]);
     // A path segment is never empty: `/Accounts//Calls` is another route, whatever the schema says.
-    if (p.in === "path" && (text === "" || (Array.isArray(text) && text.join("") === ""))) return false;
-    if (!validateParam(p.schema, text)) return false;
+    if (p.in === "path" && (text === "" || (Array.isArray(text) && text.join("") === ""))) return `${parameterPointer(op, p)}/schema`;
+    if (!validateParam(p.schema, text)) return `${parameterPointer(op, p)}/schema`;
   }
   if (op.body) {
-    if (!c.hasBody) return !op.body.required;
-    if (!validate(op.body.schema, c.body).valid) return false;
+    if (!c.hasBody) return op.body.required ? bodyPointer(op) : undefined;
+    const verdict = validate(op.body.schema, c.body);
+    if (!verdict.valid) return `${bodyPointer(op)} (value ${verdict.errors[0] ?? ""})`;
   }
-  return true;
+  return undefined;
 }

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { authHeaders } from "./auth.ts";
 import { Cleanup } from "./cleanup.ts";
 import { FreshValues } from "./fresh-values.ts";
+import { GenerationBudgetExceeded, generationNotice } from "./generation-budget.ts";
 import { positiveCaseArb } from "./case-arbitrary.ts";
 import type { CheckContext, KeyProvider, SendOptions } from "./check-api.ts";
 import { scopedKeyMaker, valuesFor, type ResolvedConfig } from "./config.ts";
@@ -51,7 +52,8 @@ export function createContext(deps: ContextDeps): CheckContext {
     sampleCase(op, salt = 0) {
       try {
         return fc.sample(positiveCaseArb(op, { overrides: valuesFor(config, op.id) }), { seed: deps.seed + salt, numRuns: 1 })[0];
-      } catch {
+      } catch (error) {
+        if (error instanceof GenerationBudgetExceeded) ledger.notice(generationNotice(op.id, "sample case", error));
         return undefined; // the schema admits no value the generator can find
       }
     },

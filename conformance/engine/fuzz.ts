@@ -3,6 +3,7 @@
 // fuzzing resumes with the remaining budget, ignoring checks already reported, so one run still
 // finds every distinct problem of the operation.
 import fc from "fast-check";
+import { GenerationBudgetExceeded } from "./generation-budget.ts";
 import type { Case, Exchange, Finding, Operation } from "./types.ts";
 
 export interface FuzzDeps {
@@ -50,7 +51,9 @@ export async function fuzzOperation(op: Operation, arb: fc.Arbitrary<Case>, budg
     let result;
     try {
       result = await fc.check(property, { seed: seed + round * 7919, numRuns: remaining, maxSkipsPerRun: 1000 });
-    } catch {
+    } catch (error) {
+      // The runner reports what could not be generated, naming the schema.
+      if (error instanceof GenerationBudgetExceeded) throw error;
       return; // generation impossible for this schema; coverage and examples still ran
     }
     remaining -= Math.max(runs, 1);

@@ -18,6 +18,11 @@ export class Ledger {
   failures: Failure[] = [];
   /** findings of strict-only checks in a run without --strict-coverage */
   warnings: Failure[] = [];
+  /**
+   * Things the run could not do and says so instead of hiding them (a value it cannot generate, a
+   * media type it cannot send, credentials that seem missing): one line each, printed as WARNING.
+   */
+  notices: string[] = [];
   coverage = new Map<string, OperationCoverage>();
   requests = 0;
 
@@ -40,6 +45,11 @@ export class Ledger {
     if (ok) o.passed++;
     else o.failed++;
     byCheck.set(check, o);
+  }
+
+  /** Adds a notice once. */
+  notice(text: string) {
+    if (!this.notices.includes(text)) this.notices.push(text);
   }
 
   /** Records a failure unless the same check already reported one on the operation. */

@@ -1,7 +1,8 @@
 // Negative cases: a valid case with exactly one constraint broken. Each mutation names what it
 // broke, and the result is re-validated, so a "negative" case is known to be invalid.
 import fc from "fast-check";
-import { caseField, caseIsValid, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
+import { caseField, caseIsValid, operationPointer, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
+import { budgetedFilter } from "./generation-budget.ts";
 import { alternativesOf, integerBounds } from "./schema-arbitrary.ts";
 import type { Case, JsonSchema, Operation, Parameter } from "./types.ts";
 
@@ -158,8 +159,9 @@ export function negativeCaseArb(op: Operation, opts: CaseOptions = {}): fc.Arbit
   const samples = fc.sample(positive, { seed: 7, numRuns: 3 });
   const mutations = mutationsFor(op).filter((m) => samples.some((c) => applyMutation(op, c, m) !== null));
   if (!mutations.length) return undefined;
-  return fc
-    .tuple(positive, fc.constantFrom(...mutations))
-    .map(([c, m]) => applyMutation(op, c, m))
-    .filter((c): c is Case => c !== null);
+  return budgetedFilter(
+    fc.tuple(positive, fc.constantFrom(...mutations)).map(([c, m]) => applyMutation(op, c, m)),
+    (c): c is Case => c !== null,
+    `${operationPointer(op)} (negative cases)`,
+  ) as fc.Arbitrary<Case>;
 }

@@ -9,6 +9,7 @@ import { loadConfig, valuesFor, type ConformanceConfig } from "./config.ts";
 import { createContext } from "./context.ts";
 import { coverageCases } from "./coverage.ts";
 import { fuzzOperation } from "./fuzz.ts";
+import { GenerationBudgetExceeded, generationNotice } from "./generation-budget.ts";
 import { liveParentValues } from "./stateful.ts";
 import { loadHooks } from "./hooks.ts";
 import { createHttpClient } from "./http-client.ts";
@@ -140,9 +141,19 @@ export async function run(opts: RunOptions): Promise<RunResult> {
         const base = valuesFor(config, op.id);
         const live = phase === "stateful" ? {} : await liveParentValues(ctx, op, keep, base);
         const overrides = Object.keys(live).length ? { ...base, ...live } : base;
-        if (phase === "examples") await sendAll(op, exampleCases(ctx, op, overrides), phase);
+        // A value the generators cannot produce within the budget skips that part, with a
+        // warning naming the schema; the run goes on (generation-budget.ts).
+        const generating = async (what: string, work: () => Promise<void>) => {
+          try {
+            await work();
+          } catch (error) {
+            if (!(error instanceof GenerationBudgetExceeded)) throw error;
+            ledger.notice(generationNotice(op.id, what, error));
+          }
+        };
+        if (phase === "examples") await generating("examples", () => sendAll(op, exampleCases(ctx, op, overrides), phase));
         if (phase === "coverage") {
-          await sendAll(op, coverageCases(op, mode, seed, { overrides }), phase);
+          await generating("coverage cases", () => sendAll(op, coverageCases(op, mode, seed, { overrides }), phase));
           await runProbes(phase, op);
         }
         if (phase === "fuzzing") {
@@ -154,9 +165,13 @@ export async function run(opts: RunOptions): Promise<RunResult> {
             report,
             shouldStop: stop,
           };
-          if (mode !== "negative") await fuzzOperation(op, positiveCaseArb(op, { overrides }), positiveBudget, seed, deps);
-          const negative = mode !== "positive" ? negativeCaseArb(op, { overrides }) : undefined;
-          if (negative) await fuzzOperation(op, negative, mode === "all" ? maxExamples - positiveBudget : maxExamples, seed + 1, deps);
+          if (mode !== "negative") await generating("fuzzing", () => fuzzOperation(op, positiveCaseArb(op, { overrides }), positiveBudget, seed, deps));
+          if (mode !== "positive") {
+            await generating("negative fuzzing", async () => {
+              const negative = negativeCaseArb(op, { overrides });
+              if (negative) await fuzzOperation(op, negative, mode === "all" ? maxExamples - positiveBudget : maxExamples, seed + 1, deps);
+            });
+          }
         }
         if (phase === "stateful") await runProbes(phase, op);
         await ctx.flushCleanup(keep);
@@ -185,7 +200,8 @@ function exampleCases(ctx: CheckContext, op: Operation, values: Record<string, u
   let base: Case | undefined;
   try {
     base = fc.sample(positiveCaseArb(op, { overrides: values }), { seed: ctx.seed, numRuns: 1 })[0];
-  } catch {
+  } catch (error) {
+    if (error instanceof GenerationBudgetExceeded) throw error; // reported by the caller
     return []; // the schema admits no value the generator can find
   }
   const out: Case[] = [];

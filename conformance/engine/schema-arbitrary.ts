@@ -2,6 +2,8 @@
 // be perfect: callers re-validate and filter, so exotic combinations (oneOf exclusivity, patterns
 // combined with lengths) cost retries, never false failures.
 import fc from "fast-check";
+import { budgetedFilter, pointerToken } from "./generation-budget.ts";
+import { boundPattern } from "./pattern-bounds.ts";
 import type { JsonSchema } from "./types.ts";
 
 export interface ArbitraryOptions {
@@ -9,7 +11,14 @@ export interface ArbitraryOptions {
   overrides?: Record<string, unknown>;
   /** header values must be plain tokens */
   token?: boolean;
+  /** where the schema sits in the contract, for warnings when a value cannot be generated */
+  pointer?: string;
 }
+
+const at = (opts: ArbitraryOptions, ...tokens: (string | number)[]): ArbitraryOptions => ({
+  ...opts,
+  pointer: `${opts.pointer ?? "#"}/${tokens.map(pointerToken).join("/")}`,
+});
 
 const MAX_DEPTH = 6;
 
@@ -23,7 +32,8 @@ export function arbitraryFor(schema: JsonSchema, opts: ArbitraryOptions = {}, de
   const branches = s.oneOf ?? s.anyOf;
   if (Array.isArray(branches) && branches.length) {
     const { oneOf: _o, anyOf: _a, ...rest } = s;
-    return fc.oneof(...branches.map((b: any) => arbitraryFor(mergeAllOf({ allOf: [rest, b] }), opts, depth)));
+    const keyword = s.oneOf ? "oneOf" : "anyOf";
+    return fc.oneof(...branches.map((b: any, i: number) => arbitraryFor(mergeAllOf({ allOf: [rest, b] }), at(opts, keyword, i), depth)));
   }
   let type = s.type;
   if (Array.isArray(type)) {
@@ -38,7 +48,7 @@ export function arbitraryFor(schema: JsonSchema, opts: ArbitraryOptions = {}, de
     case "integer":
       return integerArb(s);
     case "number":
-      return numberArb(s);
+      return numberArb(s, opts);
     case "string":
       return stringArb(s, opts);
     case "array":
@@ -73,14 +83,22 @@ function integerArb(s: any): fc.Arbitrary<number> {
   return fc.integer({ min: lo, max: hi }).map((k) => k * step);
 }
 
-function numberArb(s: any): fc.Arbitrary<number> {
-  if (typeof s.multipleOf === "number") return integerArb({ ...s, multipleOf: undefined }).map((n) => n * s.multipleOf);
+function numberArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<number> {
+  if (typeof s.multipleOf === "number" && s.multipleOf > 0) {
+    // k * multipleOf for every k that lands inside the bounds.
+    const { min, max } = integerBounds({ ...s, minimum: undefined, maximum: undefined, exclusiveMinimum: undefined, exclusiveMaximum: undefined });
+    const lo = Math.max(min, Math.ceil((s.minimum ?? s.exclusiveMinimum ?? -1e6) / s.multipleOf));
+    const hi = Math.min(max, Math.floor((s.maximum ?? s.exclusiveMaximum ?? 1e6) / s.multipleOf));
+    const inside = (n: number) => (typeof s.exclusiveMinimum !== "number" || n > s.exclusiveMinimum) && (typeof s.exclusiveMaximum !== "number" || n < s.exclusiveMaximum);
+    return lo > hi ? fc.constant(lo * s.multipleOf) : budgetedFilter(fc.integer({ min: lo, max: hi }).map((k) => k * s.multipleOf), inside, opts.pointer ?? "#");
+  }
   const min = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum : -1e6;
   const max = typeof s.maximum === "number" ? s.maximum : typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum : 1e6;
-  return fc
-    .double({ min, max, noNaN: true, noDefaultInfinity: true })
-    .map((n) => (Object.is(n, -0) ? 0 : n))
-    .filter((n) => (typeof s.exclusiveMinimum !== "number" || n > s.exclusiveMinimum) && (typeof s.exclusiveMaximum !== "number" || n < s.exclusiveMaximum));
+  return budgetedFilter(
+    fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
+    (n) => (typeof s.exclusiveMinimum !== "number" || n > s.exclusiveMinimum) && (typeof s.exclusiveMaximum !== "number" || n < s.exclusiveMaximum),
+    opts.pointer ?? "#",
+  );
 }
 
 const LOWER = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -125,18 +143,23 @@ function stringArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<string> {
   const fits = (v: string) => [...v].length >= minLength && [...v].length <= (s.maxLength ?? Infinity);
   if (s.contentEncoding === "base64") return formatArb("byte")!;
   const byFormat = s.format ? formatArb(s.format) : undefined;
-  if (byFormat) return byFormat.filter(fits);
+  const where = opts.pointer ?? "#";
+  if (byFormat) return budgetedFilter(byFormat, fits, where);
   if (typeof s.pattern === "string") {
     const re = safeRegExp(s.pattern);
     // fast-check cannot generate from lookarounds; generate from the pattern without them and
-    // keep what the full pattern accepts.
-    for (const source of [s.pattern, withoutLookarounds(s.pattern)]) {
-      try {
-        const matching = fc.stringMatching(new RegExp(source)).filter((v) => fits(v) && (!re || re.test(v)));
-        const examples = (s.examples ?? []).filter((e: unknown) => typeof e === "string" && fits(e) && (!re || re.test(e)));
-        return examples.length ? fc.oneof(matching, fc.constantFrom(...examples)) : matching;
-      } catch {
-        /* try the next form; plain strings are the last resort, filtered by the validator later */
+    // keep what the full pattern accepts. Unbounded repetitions are bounded to the schema's
+    // lengths first (pattern-bounds.ts), so long exact lengths come out by construction.
+    for (const plain of [s.pattern, withoutLookarounds(s.pattern)]) {
+      const bounded = boundPattern(plain, minLength, s.maxLength);
+      for (const source of bounded && bounded !== plain ? [bounded, plain] : [plain]) {
+        try {
+          const matching = budgetedFilter(fc.stringMatching(new RegExp(source)), (v) => fits(v) && (!re || re.test(v)), `${where}/pattern`);
+          const examples = (s.examples ?? []).filter((e: unknown) => typeof e === "string" && fits(e) && (!re || re.test(e)));
+          return examples.length ? fc.oneof(matching, fc.constantFrom(...examples)) : matching;
+        } catch {
+          /* try the next form; plain strings are the last resort, filtered by the validator later */
+        }
       }
     }
   }
@@ -147,7 +170,7 @@ function stringArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<string> {
 function arrayArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<unknown[]> {
   const minLength = s.minItems ?? 0;
   const maxLength = Math.min(s.maxItems ?? minLength + 3, minLength + 3);
-  const items = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(s.items ?? {}, opts, depth + 1);
+  const items = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(s.items ?? {}, at(opts, "items"), depth + 1);
   if (s.uniqueItems) return fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) });
   return fc.array(items, { minLength, maxLength });
 }
@@ -159,7 +182,7 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
     // The server owns readOnly properties; a client that sends them is not exercising the contract.
     if (prop?.readOnly && !required.includes(name)) continue;
     if (opts.overrides && Object.hasOwn(opts.overrides, name)) record[name] = fc.constant(opts.overrides[name]);
-    else record[name] = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(prop, opts, depth + 1);
+    else record[name] = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(prop, at(opts, "properties", name), depth + 1);
   }
   for (const name of required) if (!(name in record)) record[name] = anyJson(depth + 1);
   const declared = fc.record(record, { requiredKeys: required.filter((r) => r in record) }) as fc.Arbitrary<Record<string, unknown>>;
@@ -167,7 +190,7 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
   if (!extra.length || depth >= MAX_DEPTH) return declared;
   // Where the schema lets undeclared properties through, a valid value may carry some, and the
   // names that trip naive JSON handling (__proto__, constructor) are among them.
-  const value = s.additionalProperties && typeof s.additionalProperties === "object" ? arbitraryFor(s.additionalProperties, opts, depth + 1) : anyJson(depth + 1);
+  const value = s.additionalProperties && typeof s.additionalProperties === "object" ? arbitraryFor(s.additionalProperties, at(opts, "additionalProperties"), depth + 1) : anyJson(depth + 1);
   return fc
     // Not fc.uniqueArray over the names: its uniqueness bookkeeping treats "constructor" as seen.
     .tuple(declared, fc.option(fc.subarray(extra, { minLength: 1, maxLength: 2 }).chain((keys) => fc.tuple(...keys.map((k) => value.map((v): [string, unknown] => [k, v])))), { freq: 3 }))

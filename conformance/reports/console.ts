@@ -32,7 +32,10 @@ export function renderCoverage(result: RunResult): string {
 
 /** Findings of strict-only checks when the run is not strict (success paths never reached). */
 export function renderWarnings(result: RunResult): string {
-  return result.ledger.warnings.map((w) => `WARNING ${w.check} ${w.operation}: ${w.message} (fails under --strict-coverage)`).join("\n");
+  return [
+    ...result.ledger.notices.map((n) => `WARNING ${n}`),
+    ...result.ledger.warnings.map((w) => `WARNING ${w.check} ${w.operation}: ${w.message} (fails under --strict-coverage)`),
+  ].join("\n");
 }
 
 export function summaryLine(result: RunResult): string {

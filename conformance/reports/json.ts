@@ -14,6 +14,8 @@ export function jsonReport(result: RunResult, meta: { spec: string; baseUrl: str
     checks: result.checks,
     summary: { passed, failed },
     failures: result.ledger.failures,
+    /** what the run could not do (values it could not generate, media types it cannot send...) */
+    warnings: result.ledger.notices,
     coverage: [...result.ledger.coverage.values()].map((c) => ({
       operationId: c.operation.id,
       method: c.operation.method,
