@@ -129,7 +129,7 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
 }
 
 /** " a@x b@y ": exact addresses match ` a@x `, substrings match anywhere. */
-function addressList(addresses: string[]): string {
+export function addressList(addresses: string[]): string {
   const unique = [...new Set(addresses.map((a) => a.toLowerCase()).filter(Boolean))];
   return unique.length ? ` ${unique.join(" ")} ` : " ";
 }

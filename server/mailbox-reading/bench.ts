@@ -62,15 +62,20 @@ export async function benchmarkMailboxList({ seconds = 5, connections = 10 } = {
     worker.once("error", reject);
   });
   const last = new Date(Date.UTC(2026, 0, 1) + (MESSAGES - 500) * 60_000).toISOString();
+  const first = new Date(Date.UTC(2026, 0, 1) + 501 * 60_000).toISOString();
   const targets: [string, string][] = [
     ["empty mailbox (baseline)", `${ready.empty}/messages`],
     ["100k, no filter", `${ready.full}/messages`],
     ["100k, limit=500", `${ready.full}/messages?limit=500`],
     ["100k, since (last 500)", `${ready.full}/messages?since=${last}`],
+    ["100k, before (first 500)", `${ready.full}/messages?before=${first}`],
     ["100k, hasAttachment=true", `${ready.full}/messages?hasAttachment=true`],
     ["100k, with=<address>", `${ready.full}/messages?with=sender7@company7.example`],
     ["100k, from=<substring>", `${ready.full}/messages?from=company3`],
+    ["100k, from=<rare substring>", `${ready.full}/messages?from=sender7@company7.`],
+    ["100k, from=<one character>", `${ready.full}/messages?from=9`],
     ["100k, to=<substring>", `${ready.full}/messages?to=colleague4`],
+    ["100k, from= and since=", `${ready.full}/messages?from=company3&since=${last}`],
     ["100k, offset=50000", `${ready.full}/messages?offset=50000`],
   ];
   const rows: ListBenchmarkRow[] = [];

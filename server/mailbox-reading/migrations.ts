@@ -74,3 +74,51 @@ CREATE TRIGGER mailbox_messages_count_down AFTER DELETE ON mailbox_messages BEGI
   UPDATE mailbox_message_counts SET messages = messages - 1 WHERE mailbox_id = OLD.mailbox_id;
 END;
 `;
+
+// The substring filters `from` and `to` (instr over a message's address list) counted their total
+// by testing every message of the mailbox: 30 ms of CPU per request at 100,000 messages, 1.8 s at
+// p99 under 10 concurrent requests. A mailbox has far fewer distinct sender lists and recipient
+// lists than messages, and the filter's answer depends only on that list: so the distinct lists
+// of a mailbox are kept with how many messages carry each, the needle is tested once per list,
+// and the total of a lone `from` or `to` is the sum of the matching lists' counts. The messages of
+// the matching lists are read through an index on (mailbox, list, time). Triggers keep the lists
+// in the transaction that stores or removes the message, whichever connection writes it.
+//
+// The wide index of version 41 made walking past a deep `offset` read every address on the way
+// (9 ms at offset 50,000); the time order gets a narrow index again, and the address indexes
+// below take over the filter scans the wide one served.
+//
+// Measured and not taken: an FTS5 trigram index over the address lists. Addresses share most of
+// their trigrams (every ".example", every domain of the mailbox), so a phrase query loads long
+// doclists: 24 to 36 ms for one needle at 100,000 messages, no better than the scan it replaces,
+// and it would still need a fallback under three characters.
+export const mailboxAddressListIndex = `
+CREATE TABLE mailbox_address_lists (
+  mailbox_id TEXT NOT NULL REFERENCES mailboxes (id) ON DELETE CASCADE,
+  role TEXT NOT NULL CHECK (role IN ('from', 'to')),
+  -- Exactly mailbox_messages.from_addrs or to_addrs.
+  addrs TEXT NOT NULL,
+  messages INTEGER NOT NULL,
+  PRIMARY KEY (mailbox_id, role, addrs)
+) WITHOUT ROWID;
+INSERT INTO mailbox_address_lists (mailbox_id, role, addrs, messages)
+  SELECT mailbox_id, 'from', from_addrs, COUNT(*) FROM mailbox_messages GROUP BY mailbox_id, from_addrs;
+INSERT INTO mailbox_address_lists (mailbox_id, role, addrs, messages)
+  SELECT mailbox_id, 'to', to_addrs, COUNT(*) FROM mailbox_messages GROUP BY mailbox_id, to_addrs;
+CREATE TRIGGER mailbox_messages_lists_up AFTER INSERT ON mailbox_messages BEGIN
+  INSERT INTO mailbox_address_lists (mailbox_id, role, addrs, messages) VALUES (NEW.mailbox_id, 'from', NEW.from_addrs, 1)
+  ON CONFLICT (mailbox_id, role, addrs) DO UPDATE SET messages = messages + 1;
+  INSERT INTO mailbox_address_lists (mailbox_id, role, addrs, messages) VALUES (NEW.mailbox_id, 'to', NEW.to_addrs, 1)
+  ON CONFLICT (mailbox_id, role, addrs) DO UPDATE SET messages = messages + 1;
+END;
+CREATE TRIGGER mailbox_messages_lists_down AFTER DELETE ON mailbox_messages BEGIN
+  UPDATE mailbox_address_lists SET messages = messages - 1 WHERE mailbox_id = OLD.mailbox_id AND role = 'from' AND addrs = OLD.from_addrs;
+  UPDATE mailbox_address_lists SET messages = messages - 1 WHERE mailbox_id = OLD.mailbox_id AND role = 'to' AND addrs = OLD.to_addrs;
+  DELETE FROM mailbox_address_lists WHERE mailbox_id = OLD.mailbox_id AND role = 'from' AND addrs = OLD.from_addrs AND messages <= 0;
+  DELETE FROM mailbox_address_lists WHERE mailbox_id = OLD.mailbox_id AND role = 'to' AND addrs = OLD.to_addrs AND messages <= 0;
+END;
+CREATE INDEX mailbox_messages_from ON mailbox_messages (mailbox_id, from_addrs, received_ms, uid);
+CREATE INDEX mailbox_messages_to ON mailbox_messages (mailbox_id, to_addrs, received_ms, uid);
+CREATE INDEX mailbox_messages_newest ON mailbox_messages (mailbox_id, received_ms, uid);
+DROP INDEX mailbox_messages_filter;
+`;

@@ -1,8 +1,9 @@
-// Reading received mail from SQLite. Every query walks the index (mailbox_id, received_ms, uid):
-// the page is read newest first from the index and stops after offset + limit rows; the total
-// without filters is counted from the index alone. Address filters test the row's address
-// columns while walking (see migrations.ts for their layout), so their cost grows with the
-// mailbox; numbers for 100,000 messages are in server/README.md.
+// Reading received mail from SQLite. The page is read newest first from the narrow index
+// (mailbox_id, received_ms, uid) and stops after offset + limit rows; the total without filters
+// is a per-mailbox counter, with `since`/`before`/`hasAttachment`/`with` an index range. The
+// substring filters `from` and `to` are answered from the mailbox's distinct address lists
+// (migrations.ts, version 42): the needle is tested once per distinct list, never per message.
+// Numbers for 100,000 messages are in server/README.md.
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { prepare } from "../db/statements.ts";
 import type { MessageDetail } from "../inbound/delivery-repository.ts";
@@ -31,8 +32,15 @@ const toSummary = (r: SummaryRow): MessageSummaryRecord => ({
   preview: r.preview,
 });
 
+/**
+ * How a substring filter (`from`, `to`) is tested: on each row's own address list ("row"), or as
+ * membership of that list among the mailbox's distinct lists that contain the needle ("lists",
+ * read through the index on (mailbox, list, time)). Both are the same instr() on the same string.
+ */
+type SubstringTest = "row" | "lists";
+
 /** The WHERE clause of a mailbox, a time range and the list's filters, with its parameters. */
-function where(mailboxId: string, f: Range & Partial<ListFilter>): { sql: string; params: SQLInputValue[] } {
+function where(mailboxId: string, f: Range & Partial<ListFilter>, substring: SubstringTest = "row"): { sql: string; params: SQLInputValue[] } {
   const clauses = ["mailbox_id = ?"];
   const params: SQLInputValue[] = [mailboxId];
   const add = (clause: string, ...values: SQLInputValue[]) => {
@@ -42,21 +50,24 @@ function where(mailboxId: string, f: Range & Partial<ListFilter>): { sql: string
   if (f.fromMs !== undefined) add("received_ms >= ?", f.fromMs);
   if (f.beforeMs !== undefined) add("received_ms < ?", f.beforeMs);
   if (f.hasAttachment !== undefined) add("has_attachment = ?", f.hasAttachment ? 1 : 0);
-  // Addresses hold no spaces; a filter with one would match across two addresses, so it matches nothing.
-  const noSpace = (v: string) => !/\s/.test(v);
   if (f.with !== undefined) {
     add("uid IN (SELECT uid FROM mailbox_message_addresses WHERE mailbox_id = ? AND address = ?)", mailboxId, f.with);
   }
-  if (f.from !== undefined) {
-    if (noSpace(f.from)) add("instr(from_addrs, ?) > 0", f.from);
-    else add("0");
-  }
-  if (f.to !== undefined) {
-    if (noSpace(f.to)) add("instr(to_addrs, ?) > 0", f.to);
-    else add("0");
+  for (const role of ["from", "to"] as const) {
+    const needle = f[role];
+    if (needle === undefined) continue;
+    // Addresses hold no spaces; a filter with one would match across two addresses, so it matches nothing.
+    if (/\s/.test(needle)) add("0");
+    else if (substring === "row") add(`instr(${role}_addrs, ?) > 0`, needle);
+    else add(`${role}_addrs IN (SELECT addrs FROM ${matchingLists(role)})`, mailboxId, needle);
   }
   return { sql: clauses.join(" AND "), params };
 }
+
+/** The distinct address lists of a mailbox (parameters: mailbox, needle) that contain a needle. */
+const matchingLists = (role: "from" | "to") => `mailbox_address_lists WHERE mailbox_id = ? AND role = '${role}' AND instr(addrs, ?) > 0`;
+
+type Where = { sql: string; params: SQLInputValue[] };
 
 export class SqliteMessageRepository implements MessageRepository {
   private readonly db: DatabaseSync;
@@ -66,22 +77,76 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 
   async list(mailboxId: string, filter: ListFilter): Promise<{ messages: MessageSummaryRecord[]; total: number }> {
-    const w = where(mailboxId, filter);
-    const rows = prepare(this.db, `SELECT ${SUMMARY} FROM mailbox_messages WHERE ${w.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
-      ...w.params, filter.limit, filter.offset,
-    ) as unknown as SummaryRow[];
-    return { messages: rows.map(toSummary), total: this.total(mailboxId, filter, w, rows.length) };
+    if (filter.from === undefined && filter.to === undefined) {
+      const w = where(mailboxId, filter);
+      const rows = this.page(w, filter);
+      return { messages: rows.map(toSummary), total: this.total(mailboxId, filter, w, rows.length) };
+    }
+    return this.listBySubstring(mailboxId, filter);
   }
 
-  private total(mailboxId: string, filter: ListFilter, w: { sql: string; params: SQLInputValue[] }, returned: number): number {
+  /**
+   * `from` or `to`. Two ways read the same rows: walking the mailbox newest first and testing
+   * each row, which costs the rows walked; or reading the index entries of the matching lists
+   * and sorting them, which costs a seek per matching list plus the entries in range. The
+   * matching lists' counts (one pass over the mailbox's distinct lists) give the total of a
+   * lone substring filter and the estimates to choose by.
+   */
+  private listBySubstring(mailboxId: string, filter: ListFilter): { messages: MessageSummaryRecord[]; total: number } {
+    const role = filter.from !== undefined ? "from" : "to";
+    const needle = filter[role]!;
+    if (/\s/.test(needle) || (filter.from !== undefined && /\s/.test(filter.to ?? ""))) return { messages: [], total: 0 };
+    const lists = prepare(this.db,
+      `SELECT COUNT(*) AS lists, COALESCE(SUM(messages), 0) AS messages FROM ${matchingLists(role)}`,
+    ).get(mailboxId, needle) as { lists: number; messages: number };
+    if (lists.messages === 0) return { messages: [], total: 0 };
+    const all = this.count(mailboxId);
+    const ranged = filter.fromMs !== undefined || filter.beforeMs !== undefined;
+    const inRange = ranged ? this.countInRange(mailboxId, filter) : all;
+    // Rows walked against seeks into each matching list plus that list's entries in the range.
+    const walkIsCheaper = (rowsWalked: number) => rowsWalked <= 2 * lists.lists + (lists.messages * inRange) / Math.max(all, 1);
+    const way = (rowsWalked: number): { w: Where; index: string } =>
+      walkIsCheaper(rowsWalked)
+        ? { w: where(mailboxId, filter, "row"), index: "mailbox_messages_newest" }
+        : { w: where(mailboxId, filter, "lists"), index: `mailbox_messages_${role}` };
+
+    const alone = !ranged && filter.hasAttachment === undefined && filter.with === undefined && (role === "to" || filter.to === undefined);
+    let total = lists.messages;
+    if (!alone) {
+      const { w, index } = way(inRange);
+      total = (prepare(this.db, `SELECT COUNT(*) AS total FROM mailbox_messages INDEXED BY ${index} WHERE ${w.sql}`).get(...w.params) as { total: number }).total;
+    }
+    if (total === 0 || filter.offset >= total) return { messages: [], total };
+    // Walking finds offset + limit matches after about that many rows times inRange / total.
+    const { w, index } = way(((filter.offset + filter.limit) * inRange) / total);
+    return { messages: this.page(w, filter, index).map(toSummary), total };
+  }
+
+  private page(w: Where, filter: ListFilter, index?: string): SummaryRow[] {
+    const from = index ? `mailbox_messages INDEXED BY ${index}` : "mailbox_messages";
+    return prepare(this.db, `SELECT ${SUMMARY} FROM ${from} WHERE ${w.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
+      ...w.params, filter.limit, filter.offset,
+    ) as unknown as SummaryRow[];
+  }
+
+  /** The mailbox's messages, kept by triggers. */
+  private count(mailboxId: string): number {
+    const row = prepare(this.db, "SELECT messages FROM mailbox_message_counts WHERE mailbox_id = ?").get(mailboxId) as { messages: number } | undefined;
+    return row?.messages ?? 0;
+  }
+
+  /** The mailbox's messages in the filter's time range, from the narrow time index alone. */
+  private countInRange(mailboxId: string, filter: Range): number {
+    return (prepare(this.db, "SELECT COUNT(*) AS n FROM mailbox_messages INDEXED BY mailbox_messages_newest WHERE mailbox_id = ? AND received_ms >= ? AND received_ms < ?")
+      .get(mailboxId, filter.fromMs ?? Number.MIN_SAFE_INTEGER, filter.beforeMs ?? Number.MAX_SAFE_INTEGER) as { n: number }).n;
+  }
+
+  private total(mailboxId: string, filter: ListFilter, w: Where, returned: number): number {
     // A page that is not full, and not past the end, has seen every match.
     if (returned > 0 && returned < filter.limit) return filter.offset + returned;
-    const unfiltered = Object.values({ ...filter, limit: undefined, offset: undefined }).every((v) => v === undefined);
-    if (unfiltered) {
-      const row = prepare(this.db, "SELECT messages FROM mailbox_message_counts WHERE mailbox_id = ?").get(mailboxId) as { messages: number } | undefined;
-      return row?.messages ?? 0;
-    }
-    if (filter.with !== undefined && filter.hasAttachment === undefined && filter.from === undefined && filter.to === undefined) {
+    const unfiltered = filter.fromMs === undefined && filter.beforeMs === undefined && filter.hasAttachment === undefined && filter.with === undefined;
+    if (unfiltered) return this.count(mailboxId);
+    if (filter.with !== undefined && filter.hasAttachment === undefined) {
       // Only `with` and a time range: counted in the address index alone.
       const range = [filter.fromMs ?? Number.MIN_SAFE_INTEGER, filter.beforeMs ?? Number.MAX_SAFE_INTEGER];
       return (prepare(this.db, "SELECT COUNT(*) AS total FROM mailbox_message_addresses WHERE mailbox_id = ? AND address = ? AND received_ms >= ? AND received_ms < ?")
