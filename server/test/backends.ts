@@ -114,3 +114,14 @@ export async function sql<R>(c: Connection, text: string, params: unknown[] = []
   let i = 0;
   return c.pg.query<R>(text.replace(/\?/g, () => `$${++i}`), params);
 }
+
+/** A mail domain row (mailboxes need one), its DKIM fields dummies. */
+export async function newMailDomainRow(c: Connection, projectId: string, name: string): Promise<string> {
+  const id = `dom_${name.replace(/[^a-z0-9]/g, "")}`;
+  await sql(c,
+    `INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key_sealed, dkim_public_key, verification_token, created_at)
+     VALUES (?, ?, ?, 'platform', 'sealed', 'public', 'token', ?)`,
+    [id, projectId, name, new Date().toISOString()],
+  );
+  return id;
+}

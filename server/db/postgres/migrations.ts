@@ -60,6 +60,60 @@ export const pgMigrations: PgMigration[] = [
         count INTEGER NOT NULL
       );`,
   },
+  {
+    version: 3,
+    name: "mail domains, mailboxes, groups",
+    sql: `
+      CREATE TABLE mail_domains (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        name TEXT NOT NULL UNIQUE,
+        dkim_selector TEXT NOT NULL,
+        -- Sealed with the server key (SQLite's migration 6), never a PEM at rest.
+        dkim_private_key_sealed TEXT NOT NULL,
+        dkim_public_key TEXT NOT NULL,
+        verification_token TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX mail_domains_project ON mail_domains (project_id, name);
+      -- Mailboxes and groups share one address space, so one table keeps addresses unique.
+      CREATE TABLE mailboxes (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        domain_id TEXT NOT NULL REFERENCES mail_domains (id),
+        kind TEXT NOT NULL CHECK (kind IN ('mailbox', 'group')),
+        email TEXT NOT NULL UNIQUE,
+        password_hash TEXT,
+        description TEXT,
+        shared BOOLEAN NOT NULL DEFAULT false,
+        used_bytes BIGINT NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX mailboxes_project ON mailboxes (project_id, kind);
+      CREATE TABLE group_members (
+        group_id TEXT NOT NULL REFERENCES mailboxes (id) ON DELETE CASCADE,
+        mailbox_id TEXT NOT NULL REFERENCES mailboxes (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (group_id, mailbox_id)
+      );
+      CREATE INDEX group_members_mailbox ON group_members (mailbox_id);`,
+  },
+  {
+    version: 4,
+    name: "webmail links and sessions",
+    sql: `
+      CREATE TABLE webmail_links (
+        token_hash TEXT PRIMARY KEY,
+        mailbox_id TEXT NOT NULL REFERENCES mailboxes (id) ON DELETE CASCADE,
+        expires_at BIGINT NOT NULL,
+        used_at BIGINT
+      );
+      CREATE TABLE webmail_sessions (
+        id_hash TEXT PRIMARY KEY,
+        mailbox_id TEXT NOT NULL REFERENCES mailboxes (id) ON DELETE CASCADE,
+        expires_at BIGINT NOT NULL
+      );`,
+  },
   ...jobPgMigrations,
   ...eventPgMigrations,
 ];
