@@ -3,6 +3,7 @@
 // zone, a connected domain). Every case is re-validated, so "positive" is a fact, not a hope.
 import fc from "fast-check";
 import { budgetedFilter, pointerToken } from "./generation-budget.ts";
+import { validBody } from "./media-types.ts";
 import { arbitraryFor } from "./schema-arbitrary.ts";
 import { validate, validateParam } from "./validator.ts";
 import { serializeParam } from "./request.ts";
@@ -110,7 +111,7 @@ export function caseProblem(op: Operation, c: Case): string | undefined {
   }
   if (op.body) {
     if (!c.hasBody) return op.body.required ? bodyPointer(op) : undefined;
-    const verdict = validate(op.body.schema, c.body);
+    const verdict = validBody(op.body.mediaType, op.body.schema, c.body);
     if (!verdict.valid) return `${bodyPointer(op)} (value ${verdict.errors[0] ?? ""})`;
   }
   return undefined;

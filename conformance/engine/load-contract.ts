@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import type { Contract, HeaderSpec, LinkSpec, MediaSpec, Operation, Parameter, ResponseSpec } from "./types.ts";
 import { normalizeSchema } from "./schema-normalize.ts";
 import { dereference } from "./dereference.ts";
+import { preferredMediaType } from "./media-types.ts";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
@@ -87,8 +88,10 @@ function buildOperation(doc: any, path: string, method: string, item: any, op: a
   let body: Operation["body"];
   const content = op.requestBody?.content;
   if (content) {
-    const mediaType = Object.keys(content).find((m) => /json/i.test(m)) ?? Object.keys(content)[0];
+    // JSON where offered, else a form, multipart or text type the suite can encode (media-types.ts).
+    const mediaType = preferredMediaType(Object.keys(content)) ?? "application/json";
     body = {
+      encoding: content[mediaType]?.encoding,
       required: Boolean(op.requestBody.required),
       mediaType,
       schema: norm(content[mediaType]?.schema ?? {}) ?? {},

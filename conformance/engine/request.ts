@@ -1,4 +1,5 @@
 // Turns a case into bytes on the wire and back into a `curl` line a person can paste.
+import { encodeBody } from "./media-types.ts";
 import type { Case, Operation, PreparedRequest } from "./types.ts";
 
 export function serializeParam(value: unknown): string | string[] | undefined {
@@ -36,8 +37,11 @@ export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultH
   for (const name of c.omitHeaders ?? []) delete headers[name.toLowerCase()];
   let body: string | undefined;
   if (c.hasBody) {
-    body = c.body === undefined ? "" : JSON.stringify(c.body);
-    headers["content-type"] ??= op.body?.mediaType ?? "application/json";
+    // Bytes per the declared media type (media-types.ts); a Content-Type a hook or header
+    // parameter set stays, except that multipart needs the boundary it was written with.
+    const encoded = encodeBody(op.body?.mediaType ?? "application/json", c.body, op.body?.schema, op.body?.encoding);
+    body = encoded.body;
+    if (headers["content-type"] === undefined || encoded.contentType.startsWith("multipart/")) headers["content-type"] = encoded.contentType;
   }
   const query = qs.toString();
   return { method: op.method, url: `${baseUrl.replace(/\/$/, "")}${path}${query ? `?${query}` : ""}`, headers, body };

@@ -14,6 +14,7 @@ import { liveParentValues } from "./stateful.ts";
 import { loadHooks } from "./hooks.ts";
 import { createHttpClient } from "./http-client.ts";
 import { Ledger } from "./ledger.ts";
+import { bodyKind } from "./media-types.ts";
 import { ContractError, loadContract } from "./load-contract.ts";
 import { negativeCaseArb } from "./mutations.ts";
 import { selectOperations, type Filters } from "./select.ts";
@@ -64,12 +65,17 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const config = await loadConfig(opts.config);
   const contract = await loadContract(opts.spec, config.scopeExtension);
   const checks = selectChecks(opts.checks, opts.excludeChecks);
-  const operations = selectOperations(contract.operations, opts).filter((o) => !config.operations[o.id]?.skip);
+  const selected = selectOperations(contract.operations, opts).filter((o) => !config.operations[o.id]?.skip);
+  // A body the suite cannot write (application/xml, image/png...) would only produce noise: the
+  // operation is skipped, with one warning naming it and the media type.
+  const unwritable = selected.filter((o) => o.body && !bodyKind(o.body.mediaType));
+  const operations = selected.filter((o) => !unwritable.includes(o));
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   const phases = opts.phases ?? ALL_PHASES;
   const mode = opts.mode ?? "all";
   const maxExamples = opts.maxExamples ?? 100;
   const ledger = new Ledger(operations);
+  for (const o of unwritable) ledger.notice(`${o.id}: skipped, the suite cannot produce a ${o.body!.mediaType} request body`);
   const client = createHttpClient({ throttle: opts.rateLimit ? createThrottle(opts.rateLimit) : undefined });
   const hooks = await loadHooks(config.hooks, config.dir);
   const responseChecks = checks.filter((c) => c.response);

@@ -45,7 +45,14 @@ export interface Operation {
   path: string;
   tags: string[];
   parameters: Parameter[];
-  body?: { required: boolean; mediaType: string; schema: JsonSchema; examples: unknown[] };
+  body?: {
+    required: boolean;
+    mediaType: string;
+    schema: JsonSchema;
+    examples: unknown[];
+    /** the media type's OpenAPI Encoding Objects by property (form and multipart bodies) */
+    encoding?: Record<string, any>;
+  };
   responses: ResponseSpec[];
   /** security requirement names; empty array means explicitly public */
   security: string[][];
