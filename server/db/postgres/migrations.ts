@@ -7,6 +7,7 @@
 // every change. Several instances may start at once: the runner holds an advisory lock while it
 // migrates, so the others wait and then find the work done.
 import type pg from "pg";
+import { dnsPgMigrations } from "../../dns/postgres-migrations.ts";
 import { eventPgMigrations } from "../../events/postgres-migrations.ts";
 import { jobPgMigrations } from "../../jobs/postgres-migrations.ts";
 import { connectPostgres, type Pg, type PgOptions } from "./pg.ts";
@@ -60,6 +61,7 @@ export const pgMigrations: PgMigration[] = [
         count INTEGER NOT NULL
       );`,
   },
+  ...dnsPgMigrations,
   {
     version: 3,
     name: "mail domains, mailboxes, groups",
