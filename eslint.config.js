@@ -2,7 +2,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "generated/**", "data/**", "**/*.d.ts", "build/**"] },
+  { ignores: ["node_modules/**", "generated/**", "data/**", "**/*.d.ts", "build/**", ".stryker-tmp/**", "reports/**"] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -8,17 +8,18 @@
  * The critical modules and the test files that exercise each. Stryker runs, per mutant, only the
  * tests of these files that covered it; listing the files (instead of vitest's `related` mode,
  * which would pull in every test that starts the whole server) keeps a module's run to its own
- * tests, so its score says what those tests prove.
+ * tests, so its score says what those tests prove. The files reach vitest through
+ * vitest.mutation.config.ts (its `include`), not through Stryker's `testFiles`: with `testFiles`,
+ * Stryker 10.1 activates static mutants (module-level constants) only after the module has
+ * loaded, so they all "survive" (stryker-js issues 6144, 6209).
  */
 export const criticalModules = {
   // h18a
   "server/auth/rate-limiter.ts": ["server/auth/rate-limiter.test.ts"],
   "server/auth/authorize.ts": ["server/auth/authorize.test.ts"],
   "server/webhooks/webhook-url.ts": ["server/webhooks/webhook-url.test.ts"],
-  "server/webmail/tokens.ts": ["server/webmail/tokens.test.ts"],
-  "server/webmail/sqlite-webmail-repository.ts": [
-    "server/webmail/sqlite-webmail-repository.test.ts",
-  ],
+  "server/webmail/tokens.ts": ["server/webmail/tokens.test.ts", "server/webmail/lifetimes.test.ts"],
+  "server/webmail/sqlite-webmail-repository.ts": ["server/webmail/lifetimes.test.ts"],
   "server/dns/validate-record.ts": ["server/dns/validate-record.test.ts"],
   "server/dns/answer.ts": ["server/dns/answer.test.ts"],
   "server/adapters/address-policy.ts": ["server/adapters/address-policy.test.ts"],
@@ -39,19 +40,18 @@ export function reportNameFor(module) {
 // mutates every listed module in one run, with a report and an incremental file of its own.
 const only = process.env.MUTATION_MODULE;
 const name = only ? reportNameFor(only) : "all";
-const tests = only ? criticalModules[only] : [...new Set(Object.values(criticalModules).flat())];
+const listed = !only || only in criticalModules;
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: "vitest",
   // A module outside the list runs with the tests vitest finds related to it (slow: the server's).
-  vitest: { configFile: "vitest.config.ts", related: !tests, pool: "forks" },
+  vitest: { configFile: "vitest.mutation.config.ts", related: !listed, pool: "forks" },
   // The TypeScript checker would compile the project per mutant: far too slow here, and the
   // type-invalid mutants it removes die in the tests anyway (node strips types, no compile step).
   checkers: [],
   coverageAnalysis: "perTest",
   mutate: only ? [only] : Object.keys(criticalModules),
-  testFiles: tests ?? [],
   incremental: true,
   incrementalFile: `reports/mutation/${name}.incremental.json`,
   concurrency: 2,

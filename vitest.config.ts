@@ -5,7 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", "generated/**"],
+    // .stryker-tmp: the sandboxes of a running `npm run mutation` hold copies of every test.
+    exclude: ["node_modules/**", "generated/**", ".stryker-tmp/**"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
