@@ -15,7 +15,7 @@
  */
 export const criticalModules = {
   // h18a
-  "server/auth/rate-limiter.ts": ["server/auth/rate-limiter.test.ts"],
+  "server/auth/rate-limiter.ts": ["server/auth/fixed-window-rate-limiter.test.ts"],
   "server/auth/authorize.ts": ["server/auth/authorize.test.ts"],
   "server/webhooks/webhook-url.ts": ["server/webhooks/webhook-url.test.ts"],
   "server/webmail/tokens.ts": ["server/webmail/tokens.test.ts", "server/webmail/lifetimes.test.ts"],

@@ -56,7 +56,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...mailboxReadingHandlers({ mailboxes: s.mailboxes, messages: s.mailboxMessages }),
       ...mailDomainHandlers({ mailDomains: s.mailDomains, zones: s.zones, resolver: s.resolver, mailHost: s.config.mailHost, limits }),
       ...dnsRecordHandlers({ zones: s.zones, limits }),
-      ...webmailHandlers({ mailboxes: s.mailboxes, webmail: s.webmail, publicUrl: options.publicUrl }),
+      ...webmailHandlers({ mailboxes: s.mailboxes, webmail: s.webmail, publicUrl: options.publicUrl, clock: s.clock }),
       ...mailSendingHandlers({
         db: s.db, messages: s.sentMessages, mailDomains: s.mailDomains, templates: s.templates, hooks: engagement.hooks, dlp: s.dlp, clock: s.clock, relayName: s.relayName,
       }),
@@ -72,6 +72,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
   await registerWebmailPages(app, {
     webmail: s.webmail,
     messages: s.messages,
+    clock: s.clock,
     secureCookies: () => options.publicUrl().startsWith("https:"),
   });
   return app;

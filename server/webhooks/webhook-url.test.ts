@@ -66,6 +66,8 @@ const table: [url: string, refused: boolean, refusedInDevelopment: boolean][] = 
   ["http://127.0.0.1:9/h", true, false],
   ["ftp://hooks.example.org/", true, true],
   ["https://user:pw@hooks.example.org/", true, true],
+  ["https://user@hooks.example.org/", true, true], // a user name alone is a credential too
+  ["https://:pw@hooks.example.org/", true, true], // and so is a password alone
   ["not a url", true, true],
 ];
 
@@ -73,5 +75,31 @@ describe("webhook URL policy", () => {
   it.each(table)("%s: refused %s, with the development flag %s", (url, refused, refusedInDevelopment) => {
     expect(webhookUrlProblem(url, false) !== undefined).toBe(refused);
     expect(webhookUrlProblem(url, true) !== undefined).toBe(refusedInDevelopment);
+  });
+});
+
+// The text is what the API answers in `details` (the caller's only hint), so each refusal says why.
+describe("webhook URL policy: the reason given", () => {
+  const publicOnly = "must point at a public internet address (not private, loopback, link-local or otherwise reserved)";
+  it.each([
+    ["not a url", false, "is not a valid URL"],
+    ["https://user@hooks.example.org/", false, "must not carry credentials"],
+    ["https://user:pw@hooks.example.org/", true, "must not carry credentials"],
+    ["http://user@hooks.example.org/", false, "must not carry credentials"],
+    ["http://hooks.example.org/", false, "must be an https URL"],
+    ["ftp://hooks.example.org/", true, "must be an https URL"],
+    ["https://localhost/h", false, "must not point at a loopback address"],
+    ["https://api.localhost./h", false, "must not point at a loopback address"],
+    ["https://127.0.0.1/h", false, publicOnly],
+    ["https://[::1]/h", false, publicOnly],
+    ["https://10.0.0.1/h", true, publicOnly],
+    ["https://[fd00::1]/h", true, publicOnly],
+  ] as const)("%s (development flag %s): %s", (url, development, reason) => {
+    expect(webhookUrlProblem(url, development)).toBe(reason);
+  });
+
+  it("a host that merely ends in localhost is not loopback", () => {
+    expect(webhookUrlProblem("https://mylocalhost/h", false)).toBeUndefined();
+    expect(webhookUrlProblem("https://localhost.example.org/h", false)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 // POST /v1/webmail/login-link: a single-use link, valid 60 seconds, into a mailbox of the project.
 import type { WebmailHandlers } from "../../generated/server/handlers.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
+import type { Clock } from "../jobs/clock.ts";
 import { invalid } from "../http/errors.ts";
 import type { MailboxRepository } from "../mailboxes/mailbox-repository.ts";
 import { LINK_TTL_SECONDS, newToken } from "./tokens.ts";
@@ -11,6 +12,8 @@ export interface WebmailDeps {
   webmail: WebmailRepository;
   /** Base URL the browser reaches this server at. */
   publicUrl: () => string;
+  /** The platform's clock, which tests move to see a link expire. */
+  clock: Clock;
 }
 
 export function webmailHandlers(deps: WebmailDeps): WebmailHandlers<AuthContext> {
@@ -19,7 +22,7 @@ export function webmailHandlers(deps: WebmailDeps): WebmailHandlers<AuthContext>
       const mailbox = await deps.mailboxes.findByEmail(auth.projectId, body.mailbox, "mailbox");
       if (!mailbox) throw invalid("body.mailbox", "is not a mailbox of this project");
       const { token, hash } = newToken("wl");
-      await deps.webmail.createLink(hash, mailbox.id, Date.now() + LINK_TTL_SECONDS * 1000);
+      await deps.webmail.createLink(hash, mailbox.id, deps.clock.now() + LINK_TTL_SECONDS * 1000);
       return { url: `${deps.publicUrl()}/webmail/login?token=${token}`, email: mailbox.email, expiresIn: LINK_TTL_SECONDS };
     },
   };

@@ -3,6 +3,7 @@
 // from the project's application (a top-level navigation) sign in, while cross-site POSTs carry no
 // cookie. Being HttpOnly, no script can read it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Clock } from "../jobs/clock.ts";
 import { escapeHtml, page } from "./html.ts";
 import type { MessageStore, MessageView } from "./message-store.ts";
 import { safeHtml } from "./safe-html.ts";
@@ -12,6 +13,8 @@ import type { WebmailRepository } from "./webmail-repository.ts";
 export interface WebmailPagesDeps {
   webmail: WebmailRepository;
   messages: MessageStore;
+  /** The platform's clock, which tests move to see links and sessions expire. */
+  clock: Clock;
   /** Adds `Secure` to the cookie when the public URL is https. */
   secureCookies: () => boolean;
 }
@@ -61,17 +64,17 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
 
   async function session(request: FastifyRequest) {
     const id = readCookie(request, SESSION_COOKIE);
-    return id ? deps.webmail.getSession(hashToken(id), Date.now()) : undefined;
+    return id ? deps.webmail.getSession(hashToken(id), deps.clock.now()) : undefined;
   }
 
   app.get("/webmail/login", async (request, reply) => {
     const token = (request.query as { token?: string }).token;
-    const mailboxId = typeof token === "string" ? await deps.webmail.redeemLink(hashToken(token), Date.now()) : undefined;
+    const mailboxId = typeof token === "string" ? await deps.webmail.redeemLink(hashToken(token), deps.clock.now()) : undefined;
     if (!mailboxId) {
       return html(reply, 403, "Link expired", `<main><h1>This sign-in link is no longer valid</h1><p>Links work once and for 60 seconds. Ask for a new one.</p></main>`);
     }
     const { token: sessionId, hash } = newToken("ws");
-    await deps.webmail.createSession(hash, mailboxId, Date.now() + SESSION_TTL_MS);
+    await deps.webmail.createSession(hash, mailboxId, deps.clock.now() + SESSION_TTL_MS);
     return reply.code(303).header("set-cookie", cookie(sessionId, SESSION_TTL_MS / 1000)).header("location", "/webmail").send();
   });
 
