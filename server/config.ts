@@ -10,6 +10,8 @@ export interface ServerConfig {
   /** Base URL clients use, for links such as webmail login links. */
   publicUrl: string;
   dataDir: string;
+  /** `postgres://...`: every repository on this PostgreSQL (issue 15, decision P1); empty: SQLite in dataDir. */
+  databaseUrl: string;
   dns: { enabled: boolean; host: string; port: number };
   /** Resolver used to check mail-domain records; defaults to our own DNS server. */
   resolver: { host: string; port: number };
@@ -108,6 +110,7 @@ export const defaults: ServerConfig = {
   port: 8080,
   publicUrl: "",
   dataDir: "./data",
+  databaseUrl: "",
   dns: { enabled: true, host: "127.0.0.1", port: 5353 },
   resolver: { host: "", port: 0 },
   mailHost: "mx.platform.test",
@@ -149,6 +152,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   if (env.PORT) c.port = intOf("PORT", env.PORT);
   if (env.PUBLIC_URL) c.publicUrl = env.PUBLIC_URL;
   if (env.DATA_DIR) c.dataDir = env.DATA_DIR;
+  if (env.DATABASE_URL) c.databaseUrl = env.DATABASE_URL;
   if (env.DNS_HOST) c.dns.host = env.DNS_HOST;
   if (env.DNS_PORT) c.dns.port = intOf("DNS_PORT", env.DNS_PORT);
   if (env.DNS_ENABLED) c.dns.enabled = flagOf("DNS_ENABLED", env.DNS_ENABLED);

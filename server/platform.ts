@@ -7,6 +7,7 @@ import { loadContract } from "./auth/scopes.ts";
 import { prepareCertificates } from "./certificates/setup.ts";
 import type { ServerConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
+import { assertPostgresComplete } from "./db/postgres/coverage.ts";
 import { trackConnections } from "./http/graceful-close.ts";
 import type { DocsOptions } from "./http/docs.ts";
 import { loggerOptions } from "./http/log-redaction.ts";
@@ -46,6 +47,7 @@ export interface PlatformOptions {
 }
 
 export async function startPlatform(config: ServerConfig, options: PlatformOptions = {}): Promise<Platform> {
+  if (config.databaseUrl) assertPostgresComplete();
   const db = openDatabase(config.dataDir);
   const openapi = loadContract();
   const dns = config.dns.enabled

@@ -4,6 +4,7 @@ import { SqliteKeyRepository } from "../auth/sqlite-key-repository.ts";
 import { scopeCatalogue } from "../auth/scopes.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
+import { assertPostgresComplete } from "../db/postgres/coverage.ts";
 import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
 import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
 import { SqliteBotRepository } from "../messenger/sqlite-bot-repository.ts";
@@ -11,6 +12,14 @@ import { SqliteProjectRepository } from "../projects/sqlite-project-repository.t
 import { runCommand, UsageError } from "./commands.ts";
 
 const config = loadConfig();
+if (config.databaseUrl) {
+  try {
+    assertPostgresComplete();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}
 const db = openDatabase(config.dataDir);
 try {
   const out = await runCommand(

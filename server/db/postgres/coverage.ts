@@ -1,0 +1,22 @@
+// What still runs on SQLite only (issue 15). With DATABASE_URL set the server must run every
+// repository on PostgreSQL or not start: a mix would split the data across two stores without
+// anyone noticing (decision P1). Remove an entry when its area is implemented and wired.
+export const missingOnPostgres: readonly string[] = [
+  "webhooks (webhook repository, delivery store)",
+  "mail sending (sent messages, outcomes, templates, idempotency keys)",
+  "mailbox reading (received messages, bodies as bytea)",
+  "inbound mail (delivery repository)",
+  "certificates",
+  "messenger (bots)",
+  "dlp (policy log)",
+  "the PostgreSQL wiring of services.ts, the worker in platform.ts and the console",
+];
+
+/** Throws, naming what is missing, unless every area runs on PostgreSQL. */
+export function assertPostgresComplete(missing: readonly string[] = missingOnPostgres): void {
+  if (missing.length === 0) return;
+  throw new Error(
+    `DATABASE_URL is set, but these areas have no PostgreSQL implementation yet: ${missing.join("; ")}. ` +
+      "Unset DATABASE_URL to run on SQLite (DATA_DIR); backends are never mixed.",
+  );
+}
