@@ -10,6 +10,7 @@ import type pg from "pg";
 import { dnsPgMigrations } from "../../dns/postgres-migrations.ts";
 import { eventPgMigrations } from "../../events/postgres-migrations.ts";
 import { jobPgMigrations } from "../../jobs/postgres-migrations.ts";
+import { mailSendingPgMigrations } from "../../mail-sending/postgres-migrations.ts";
 import { connectPostgres, type Pg, type PgOptions } from "./pg.ts";
 
 export interface PgMigration {
@@ -118,6 +119,7 @@ export const pgMigrations: PgMigration[] = [
   },
   ...jobPgMigrations,
   ...eventPgMigrations,
+  ...mailSendingPgMigrations,
 ];
 
 // Any constant every instance agrees on ("plat" in ASCII).
