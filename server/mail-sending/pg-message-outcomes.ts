@@ -7,15 +7,11 @@
 // message at once are ordered by the row lock of the status UPDATE.
 import { rows, type Queryable } from "../db/postgres/pg.ts";
 import type { EventType } from "../events/event-outbox.ts";
+import type { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { MessageStatus, TrackingInfo } from "./message-repository.ts";
 import { history, type PgMessageRow } from "./pg-sent-message-repository.ts";
 import { pgSuppress } from "./pg-suppression-rules.ts";
-
-/** What these writes need of the PostgreSQL event outbox (events/pg-event-outbox.ts). */
-export interface PgEvents {
-  emit(c: Queryable, projectId: string, type: EventType, data: Record<string, unknown>): Promise<unknown>;
-}
 
 async function savepoint<T>(c: Queryable, fn: () => Promise<T>): Promise<T> {
   await c.query("SAVEPOINT mail_outcome");
@@ -31,10 +27,10 @@ async function savepoint<T>(c: Queryable, fn: () => Promise<T>): Promise<T> {
 }
 
 export class PgMessageOutcomes {
-  private readonly events: PgEvents;
+  private readonly events: PgEventOutbox;
   private readonly clock: Clock;
 
-  constructor(events: PgEvents, clock: Clock) {
+  constructor(events: PgEventOutbox, clock: Clock) {
     this.events = events;
     this.clock = clock;
   }

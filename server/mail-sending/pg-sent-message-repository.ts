@@ -6,8 +6,8 @@
 // updates on the status, so of a cancel and a dispatch at once exactly one changes the row.
 import type pg from "pg";
 import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
-import type { EnqueueOptions } from "../jobs/job-queue.ts";
 import type { Clock } from "../jobs/clock.ts";
+import type { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import type {
   AcceptOutcome, AcceptRequest, AcceptResult, CancelResult, DispatchResult, FunnelCounts, HistoryEvent,
   MessageDetail, MessageStatus, MessageSummary, NewMessage, StoredMessage,
@@ -16,12 +16,6 @@ import { pgIsSuppressed } from "./pg-suppression-rules.ts";
 import { DISPATCH_JOB, RELAY_JOB, relayJobs, type DispatchJobPayload } from "./relay-jobs.ts";
 
 const IDEMPOTENCY_MS = 24 * 3_600_000;
-
-/** What outgoing mail needs of the PostgreSQL job queue (jobs/pg-job-queue.ts). */
-export interface PgMailJobs {
-  enqueue(c: Queryable, kind: string, payload: unknown, options?: EnqueueOptions): Promise<number>;
-  cancelWhere(c: Queryable, kind: string, jsonPath: string, value: string | number): Promise<number>;
-}
 
 /** AcceptRequest with its further writes on the accept transaction's client. */
 export interface PgAcceptRequest extends Omit<AcceptRequest, "alsoWrite"> {
@@ -60,10 +54,10 @@ export interface PgMessageRow {
 
 export class PgSentMessageRepository {
   private readonly db: Pg;
-  private readonly jobs: PgMailJobs;
+  private readonly jobs: PgJobQueue;
   private readonly clock: Clock;
 
-  constructor(db: Pg, jobs: PgMailJobs, clock: Clock) {
+  constructor(db: Pg, jobs: PgJobQueue, clock: Clock) {
     this.db = db;
     this.jobs = jobs;
     this.clock = clock;

@@ -7,9 +7,10 @@
 // sees the streak pass five days and deactivates it.
 import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
 import { DELIVER_JOB } from "../events/event-outbox.ts";
+import type { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import type { AttemptResult, PendingAttempt } from "./delivery-store.ts";
 import { DEACTIVATE_AFTER_MS } from "./sqlite-delivery-store.ts";
-import { DELIVERY_COLUMNS, HOOK_COLUMNS, toDelivery, toHook, type PgDeliveryRow, type PgHookRow, type PgJobCanceller } from "./pg-webhook-repository.ts";
+import { DELIVERY_COLUMNS, HOOK_COLUMNS, toDelivery, toHook, type PgDeliveryRow, type PgHookRow } from "./pg-webhook-repository.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -24,9 +25,9 @@ async function lockHook(c: Queryable, webhookId: string): Promise<void> {
 
 export class PgDeliveryStore {
   private readonly db: Pg;
-  private readonly jobs: PgJobCanceller;
+  private readonly jobs: PgJobQueue;
 
-  constructor(db: Pg, jobs: PgJobCanceller) {
+  constructor(db: Pg, jobs: PgJobQueue) {
     this.db = db;
     this.jobs = jobs;
   }

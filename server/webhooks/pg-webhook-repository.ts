@@ -1,16 +1,12 @@
 // Webhook subscriptions and their delivery log on PostgreSQL (decision P1): the behaviour of
 // sqlite-webhook-repository.ts, checked by the shared suite in webhook-repository.contract.ts.
 // The tables are created with the event outbox's (events/postgres-migrations.ts, version 10).
-import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
+import { rows, type Pg } from "../db/postgres/pg.ts";
 import { insertWithinCap } from "../db/postgres/capped-insert.ts";
 import { DELIVER_JOB } from "../events/event-outbox.ts";
 import { newId, nowIso } from "../ids.ts";
+import type { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import type { DeliveryRecord, WebhookRecord, WebhookRepository } from "./webhook-repository.ts";
-
-/** What the webhook writes need of the PostgreSQL job queue (jobs/pg-job-queue.ts). */
-export interface PgJobCanceller {
-  cancelWhere(c: Queryable, kind: string, jsonPath: string, value: string | number): Promise<number>;
-}
 
 export interface PgHookRow {
   id: string;
@@ -48,8 +44,8 @@ export const DELIVERY_COLUMNS = "id, webhook_id, event, status, http_code, attem
 
 export class PgWebhookRepository implements WebhookRepository {
   private readonly db: Pg;
-  private readonly jobs: PgJobCanceller;
-  constructor(db: Pg, jobs: PgJobCanceller) {
+  private readonly jobs: PgJobQueue;
+  constructor(db: Pg, jobs: PgJobQueue) {
     this.db = db;
     this.jobs = jobs;
   }
