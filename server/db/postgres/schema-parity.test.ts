@@ -1,0 +1,34 @@
+// One schema written for each dialect (decision P5): every table PostgreSQL has, SQLite has with
+// the same columns, apart from what only several instances need. An area's PostgreSQL migration
+// that forgets a column (or a later SQLite ALTER) fails here.
+import { describe, expect, it } from "vitest";
+import { sql, useStore } from "../../test/backends.ts";
+
+/** Tables and columns only the PostgreSQL backend has, and why. */
+const postgresOnly: Record<string, string[] | "table"> = {
+  // The L1 rate limit, kept in memory by SQLite's single process (P4).
+  rate_windows: "table",
+  // The lease holder, so a dead instance's leases are void at once (P2).
+  jobs: ["leased_by"],
+};
+
+describe("schema parity between SQLite and PostgreSQL", () => {
+  const sqlite = useStore("sqlite");
+  const postgres = useStore("postgres");
+
+  it("each PostgreSQL table exists on SQLite with the same columns", async () => {
+    const pgColumns = await sql<{ table_name: string; column_name: string }>(
+      postgres.main,
+      "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_migrations'",
+    );
+    const tables = new Map<string, string[]>();
+    for (const r of pgColumns) tables.set(r.table_name, [...(tables.get(r.table_name) ?? []), r.column_name]);
+    expect(tables.size).toBeGreaterThan(0);
+    for (const [table, columns] of tables) {
+      const only = postgresOnly[table];
+      if (only === "table") continue;
+      const onSqlite = (await sql<{ name: string }>(sqlite.main, "SELECT name FROM pragma_table_info(?)", [table])).map((c) => c.name);
+      expect({ table, columns: onSqlite.sort() }).toEqual({ table, columns: columns.filter((c) => !(only ?? []).includes(c)).sort() });
+    }
+  });
+});
