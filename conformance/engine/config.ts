@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import type { Credential } from "./auth.ts";
 import { ContractError } from "./load-contract.ts";
 import type { JsonSchema } from "./types.ts";
 
@@ -56,6 +57,12 @@ export interface ConformanceConfig {
     lowLimit?: string;
     invalid?: string;
   };
+  /**
+   * One credential per security scheme name of the contract: a string (API key, bearer, OAuth2 or
+   * OpenID Connect token, or "user:password" for HTTP Basic), `{ username, password }` or
+   * `{ token }`. Schemes without one use `keys.all`.
+   */
+  credentials?: Record<string, Credential>;
   /** fixture values by parameter or body property name (a bound zone, a connected domain...) */
   values?: Record<string, unknown>;
   /** names among `values` that belong to the first project; default: all of them */

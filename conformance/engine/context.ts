@@ -1,7 +1,7 @@
 // The CheckContext the checks see: a `send` that applies auth, hooks and bookkeeping, seeded
 // sample cases, keys and the resource graph.
 import fc from "fast-check";
-import { authHeaders } from "./auth.ts";
+import { authFor } from "./auth.ts";
 import { Cleanup } from "./cleanup.ts";
 import { FreshValues } from "./fresh-values.ts";
 import { GenerationBudgetExceeded, generationNotice } from "./generation-budget.ts";
@@ -61,8 +61,8 @@ export function createContext(deps: ContextDeps): CheckContext {
     async send(op: Operation, c0: Case, opts: SendOptions = {}): Promise<Exchange> {
       const c = opts.probe || opts.cleanup ? c0 : await applyBefore(deps.hooks, op, fresh.freshen(op, c0, valuesFor(config, op.id)));
       const key = opts.key === undefined ? keys.all : opts.key;
-      const defaults = { ...deps.headers, ...authHeaders(contract, op, key) };
-      const request = prepareRequest(deps.baseUrl, op, c, defaults);
+      const auth = authFor(contract, op, { key, isDefault: opts.key === undefined, credentials: config.credentials });
+      const request = prepareRequest(deps.baseUrl, op, c, { ...deps.headers, ...auth.headers }, auth);
       if (opts.method) request.method = opts.method;
       let response;
       try {

@@ -25,6 +25,8 @@ export class Ledger {
   notices: string[] = [];
   coverage = new Map<string, OperationCoverage>();
   requests = 0;
+  /** responses to the normal credentials, and how many of them were 401/403 */
+  authenticated = { responses: 0, refused: 0 };
 
   constructor(operations: Operation[]) {
     for (const op of operations) this.coverage.set(op.id, { operation: op, cases: 0, statuses: new Map() });
@@ -32,6 +34,10 @@ export class Ledger {
 
   exchange(ex: Exchange) {
     this.requests++;
+    if (ex.keyRole === "default" && ex.response.status) {
+      this.authenticated.responses++;
+      if (ex.response.status === 401 || ex.response.status === 403) this.authenticated.refused++;
+    }
     const cov = this.coverage.get(ex.operation.id);
     if (!cov || ex.probe === "unsupported_method") return;
     cov.cases++;
@@ -45,6 +51,16 @@ export class Ledger {
     if (ok) o.passed++;
     else o.failed++;
     byCheck.set(check, o);
+  }
+
+  /**
+   * Schemathesis' warning: when most answers to the normal credentials are 401/403, every check
+   * that "passed" only saw the server's front door.
+   */
+  authNotice(): string | undefined {
+    const { responses, refused } = this.authenticated;
+    if (responses < 10 || refused * 2 <= responses) return undefined;
+    return `most responses were 401/403: are credentials configured? (${refused} of ${responses} responses to the configured credentials; see "credentials" and "keys.all" in the config)`;
   }
 
   /** Adds a notice once. */

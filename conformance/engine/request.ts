@@ -1,4 +1,5 @@
 // Turns a case into bytes on the wire and back into a `curl` line a person can paste.
+import { cookieHeader } from "./auth.ts";
 import { encodeBody } from "./media-types.ts";
 import type { Case, Operation, PreparedRequest } from "./types.ts";
 
@@ -20,7 +21,13 @@ function pathSegment(value: unknown): string {
   return encodeURIComponent(text).replace(/\./g, (dot) => (/^\.+$/.test(text) ? "%2E" : dot));
 }
 
-export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultHeaders: Record<string, string>): PreparedRequest {
+/** Credentials the security scheme puts in the query or a cookie (auth.ts), beside the headers. */
+export interface ExtraAuth {
+  query: [string, string][];
+  cookies: [string, string][];
+}
+
+export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultHeaders: Record<string, string>, auth?: ExtraAuth): PreparedRequest {
   const path = op.path.replace(/\{([^}]+)\}/g, (_m, name) => pathSegment(c.pathParams[name]));
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(c.query)) {
@@ -35,6 +42,9 @@ export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultH
     if (s !== undefined) headers[k.toLowerCase()] = Array.isArray(s) ? s.join(",") : s;
   }
   for (const name of c.omitHeaders ?? []) delete headers[name.toLowerCase()];
+  for (const [k, v] of auth?.query ?? []) qs.set(k, v);
+  const cookie = cookieHeader(headers.cookie, auth?.cookies ?? []);
+  if (cookie !== undefined) headers.cookie = cookie;
   let body: string | undefined;
   if (c.hasBody) {
     // Bytes per the declared media type (media-types.ts); a Content-Type a hook or header

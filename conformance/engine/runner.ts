@@ -194,6 +194,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
         for (const f of findings) report(check.name, fakeExchange(op, phases[phases.length - 1] ?? "stateful"), [f]);
       }
     }
+    const authNotice = ledger.authNotice();
+    if (authNotice) ledger.notice(authNotice);
   } finally {
     await hooks.afterAll?.();
     client.close();
