@@ -98,6 +98,8 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
       const done = connections.begin();
       await app.close();
       done();
+      // No request is left to scan: end the DLP threads (and the OCR recognizers they hold).
+      await services.dlp.close();
       await worker.stop();
       await dns?.close();
       db.close();

@@ -37,6 +37,10 @@ export class DlpScannerInspector implements DlpInspector {
     return { mode: policy.mode, findings, warnings: findings.length ? [warningLine(findings, truncated)] : [] };
   }
 
+  close(): Promise<void> {
+    return this.deps.pool.close();
+  }
+
   record(db: DatabaseSync, projectId: string, findings: DlpFinding[], context: DlpRecordContext): void {
     if (findings.length === 0) return;
     const createdAt = new Date(this.deps.clock.now()).toISOString();

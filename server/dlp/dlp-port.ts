@@ -56,10 +56,13 @@ export interface DlpInspector {
    * call inside the send transaction (or alone for a blocked send).
    */
   record(db: DatabaseSync, projectId: string, findings: DlpFinding[], context: DlpRecordContext): void;
+  /** Ends the scanning threads; the platform calls it when it stops, after the last request. */
+  close(): Promise<void>;
 }
 
 /** Until server/dlp provides the scanner: every policy reads as off. */
 export const noInspection: DlpInspector = {
   inspect: async () => ({ mode: "off", findings: [], warnings: [] }),
   record: () => {},
+  close: async () => {},
 };

@@ -23,6 +23,7 @@ interface Slot {
 }
 
 const GRACE_MS = 10_000;
+export const THREAD_NAME = "dlp-scan";
 
 export interface ScanPoolOptions {
   threads?: number;
@@ -51,6 +52,12 @@ export class ScanPool {
     });
   }
 
+  /** Scanning threads alive now (they start on first use, up to the pool's size). */
+  get threads(): number {
+    return this.slots.length;
+  }
+
+  /** Rejects what waits, ends every thread and resolves once they have exited. */
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.queue.splice(0)) t.reject(new Error("scan pool closed"));
@@ -58,7 +65,8 @@ export class ScanPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL("./scan-worker.ts", import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
+    // Named, so the thread is visible as "dlp-scan" in /proc/<pid>/task (and in the shutdown test).
+    const worker = new Worker(new URL("./scan-worker.ts", import.meta.url), { name: THREAD_NAME, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
     worker.unref();
     const slot: Slot = { worker };
     worker.on("message", (msg: { id: number; result?: ScanResult; error?: string }) => {
