@@ -1,8 +1,10 @@
 // `npm run bench`: GET /v1/mailboxes on the full platform (auth, rate limit, SQLite, validation,
 // serialization) against a bare fastify route answering the same JSON, in the same run; then the
 // DNS server against a bare dns-packet responder (server/dns/bench.ts); then webhook deliveries
-// against a bare undici POST loop (server/webhooks/bench.ts). Each HTTP server runs in
-// its own worker thread, so the autocannon client on the main thread does not share its loop.
+// against a bare undici POST loop (server/webhooks/bench.ts); then outgoing mail, inbound SMTP,
+// the mailbox list, and DLP scanning and its cost on the send path (server/dlp/bench.ts). Each
+// HTTP server runs in its own worker thread, so the autocannon client on the main thread does not
+// share its loop.
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
       "skip-mail": { type: "boolean", default: false },
       "skip-inbound": { type: "boolean", default: false },
       "skip-list": { type: "boolean", default: false },
+      "skip-dlp": { type: "boolean", default: false },
     },
   });
   const [duration, connections, rounds] = [values.duration, values.connections, values.rounds].map(Number);
@@ -106,6 +109,10 @@ async function main(): Promise<void> {
     const rows = await benchmarkMailboxList({ seconds: duration, connections });
     const base = rows[0].rps;
     for (const r of rows) console.log(`  ${r.name.padEnd(26)} ${String(Math.round(r.rps)).padStart(6)} req/s  p99 ${r.p99} ms  (ratio to the empty mailbox ${(r.rps / base).toFixed(2)})`);
+  }
+  if (!values["skip-dlp"]) {
+    const { runDlpBenchmarks } = await import("../dlp/bench.ts");
+    await runDlpBenchmarks();
   }
 }
 
