@@ -40,6 +40,8 @@ export interface ServerConfig {
   certificates: { issuer: "local" | "acme"; acme: AcmeConfig };
   /** The messenger platform (Telegram Bot API); server/README.md, "Messenger bots". */
   messenger: MessengerConfig;
+  /** DLP scanning threads (server/dlp); 0: up to 2, no more than the machine's cores. */
+  dlp: { threads: number };
 }
 
 export interface SmtpConfig {
@@ -126,6 +128,7 @@ export const defaults: ServerConfig = {
   relay: { name: "", port: 25, allowLoopback: false },
   certificates: { issuer: "local", acme: { directoryUrl: "", eabKid: "", eabHmacKey: "", caFile: "", email: "", pollMinMs: 1000 } },
   messenger: { apiRoot: "https://api.telegram.org", managerToken: "", timeoutMs: 10_000, linkTtlSeconds: 3600, bulkConcurrency: 5, presets: [] },
+  dlp: { threads: 0 },
 };
 
 type Env = Record<string, string | undefined>;
@@ -147,6 +150,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
       acme: { ...defaults.certificates.acme, ...fromFile.certificates?.acme },
     },
     messenger: { ...defaults.messenger, ...fromFile.messenger },
+    dlp: { ...defaults.dlp, ...fromFile.dlp },
   };
   if (env.HOST) c.host = env.HOST;
   if (env.PORT) c.port = intOf("PORT", env.PORT);
@@ -180,6 +184,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   loadCertificateEnv(c, env);
   if (env.MESSENGER_API_ROOT) c.messenger.apiRoot = env.MESSENGER_API_ROOT;
   if (env.MESSENGER_MANAGER_TOKEN) c.messenger.managerToken = env.MESSENGER_MANAGER_TOKEN;
+  if (env.DLP_THREADS) c.dlp.threads = intOf("DLP_THREADS", env.DLP_THREADS);
   c.dataDir = path.resolve(cwd, c.dataDir);
   return c;
 }

@@ -138,7 +138,7 @@ export function createServices(config: ServerConfig, db: DatabaseSync, serverKey
     jobs,
     jobHandlers: { [DELIVER_JOB]: webhookDeliveries.job, ...messengerJobHandlers(messenger) },
     events,
-    dlp: new DlpScannerInspector({ repository: dlpLog, pool: new ScanPool(), events, clock }),
+    dlp: new DlpScannerInspector({ repository: dlpLog, pool: new ScanPool({ threads: config.dlp.threads }), events, clock }),
     dlpLog,
     inbound: new InboundRoutes(),
     delivery: new ThreadedDeliveryRepository(db, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),

@@ -6,7 +6,7 @@ import type { EventOutbox } from "../events/event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { DlpFinding, DlpInspector, DlpRecordContext, DlpVerdict, OutgoingContent } from "./dlp-port.ts";
 import type { DlpRepository } from "./dlp-repository.ts";
-import type { ScanLimits } from "./extract/limits.ts";
+import { defaultLimits, type ScanLimits } from "./extract/limits.ts";
 import type { ScanPool } from "./scan-pool.ts";
 
 export interface DlpInspectorDeps {
@@ -31,10 +31,26 @@ export class DlpScannerInspector implements DlpInspector {
   }
 
   async inspect(projectId: string, content: OutgoingContent): Promise<DlpVerdict> {
+    return (await this.inspectMany(projectId, [content]))[0];
+  }
+
+  inspectBatch(projectId: string, contents: OutgoingContent[]): Promise<DlpVerdict[]> {
+    const budget = this.deps.limits?.batchBudgetMs ?? defaultLimits.batchBudgetMs;
+    return this.inspectMany(projectId, contents, Date.now() + budget);
+  }
+
+  /** Every message goes to the pool at once: it runs as many side by side as it has threads. */
+  private async inspectMany(projectId: string, contents: OutgoingContent[], deadline?: number): Promise<DlpVerdict[]> {
     const policy = this.deps.repository.policy(projectId);
-    if (!policy || policy.mode === "off") return { mode: "off", findings: [], warnings: [] };
-    const { findings, truncated } = await this.deps.pool.scan(content, { types: policy.types, ocr: policy.ocr.enabled, limits: this.deps.limits });
-    return { mode: policy.mode, findings, warnings: findings.length ? [warningLine(findings, truncated)] : [] };
+    if (!policy || policy.mode === "off") return contents.map(() => ({ mode: "off", findings: [], warnings: [] }));
+    const options = { types: policy.types, ocr: policy.ocr.enabled, limits: this.deps.limits, deadline };
+    const results = await Promise.all(contents.map((content) => this.deps.pool.scan(content, options)));
+    return results.map(({ findings, truncated }) => ({ mode: policy.mode, findings, warnings: findings.length ? [warningLine(findings, truncated)] : [] }));
+  }
+
+  /** The scanning threads (their state is what the shutdown and batch tests observe). */
+  get pool(): ScanPool {
+    return this.deps.pool;
   }
 
   close(): Promise<void> {

@@ -52,6 +52,11 @@ export interface DlpInspector {
   /** Scans one message under the project's policy. Mode `off` returns no findings without scanning. */
   inspect(projectId: string, content: OutgoingContent): Promise<DlpVerdict>;
   /**
+   * Scans the messages of one batch send side by side (as many at once as the scanner has
+   * threads) under one time budget for the batch; verdicts in the order of `contents`.
+   */
+  inspectBatch(projectId: string, contents: OutgoingContent[]): Promise<DlpVerdict[]>;
+  /**
    * Writes the findings to the DLP log and emits one `mail.dlp` per finding. Synchronous SQL:
    * call inside the send transaction (or alone for a blocked send).
    */
@@ -63,6 +68,7 @@ export interface DlpInspector {
 /** Until server/dlp provides the scanner: every policy reads as off. */
 export const noInspection: DlpInspector = {
   inspect: async () => ({ mode: "off", findings: [], warnings: [] }),
+  inspectBatch: async (_projectId, contents) => contents.map(() => ({ mode: "off", findings: [], warnings: [] })),
   record: () => {},
   close: async () => {},
 };

@@ -1,4 +1,5 @@
-// Worker threads for scanning. Each thread scans one message at a time; messages wait in order.
+// Worker threads for scanning. Each thread scans one message at a time; messages wait in order, so
+// the messages of a batch handed in together run side by side on every thread the pool has.
 // A thread that does not answer within the message budget plus a grace period (a parser stuck in a
 // loop) or dies (out of memory under its heap cap) is ended and replaced, and the message is
 // reported as not inspected rather than passed.
@@ -26,6 +27,7 @@ const GRACE_MS = 10_000;
 export const THREAD_NAME = "dlp-scan";
 
 export interface ScanPoolOptions {
+  /** 0 or absent: up to 2, no more than the machine's cores. */
   threads?: number;
   /** Heap of one scanning thread. */
   maxHeapMb?: number;
@@ -38,9 +40,10 @@ export class ScanPool {
   private readonly maxHeapMb: number;
   private nextId = 1;
   private closed = false;
+  private peak = 0;
 
   constructor(options: ScanPoolOptions = {}) {
-    this.size = options.threads ?? Math.max(1, Math.min(2, availableParallelism()));
+    this.size = options.threads || Math.max(1, Math.min(2, availableParallelism()));
     this.maxHeapMb = options.maxHeapMb ?? 1024;
   }
 
@@ -55,6 +58,16 @@ export class ScanPool {
   /** Scanning threads alive now (they start on first use, up to the pool's size). */
   get threads(): number {
     return this.slots.length;
+  }
+
+  /** How many messages may be scanned at once. */
+  get capacity(): number {
+    return this.size;
+  }
+
+  /** The most messages that were being scanned at once since the pool started. */
+  get peakBusy(): number {
+    return this.peak;
   }
 
   /** Rejects what waits, ends every thread and resolves once they have exited. */
@@ -111,13 +124,17 @@ export class ScanPool {
       if (!slot) return;
       const task = this.queue.shift()!;
       slot.task = task;
-      const budget = task.options.limits?.messageBudgetMs ?? defaultLimits.messageBudgetMs;
+      // The scan stops itself at its budget (the message's, or what is left of its batch's); the
+      // grace covers a parser that does not.
+      const own = task.options.limits?.messageBudgetMs ?? defaultLimits.messageBudgetMs;
+      const budget = Math.max(0, Math.min(own, (task.options.deadline ?? Infinity) - Date.now()));
       slot.timer = setTimeout(() => {
         this.replace(slot);
         task.resolve(notInspected(`not inspected: scanning took longer than ${Math.round((budget + GRACE_MS) / 1000)} s`));
       }, budget + GRACE_MS);
       slot.worker.ref();
       slot.worker.postMessage({ id: task.id, content: task.content, options: task.options });
+      this.peak = Math.max(this.peak, this.slots.filter((s) => s.task).length);
     }
     for (const s of this.slots) if (!s.task) s.worker.unref();
   }

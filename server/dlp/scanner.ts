@@ -18,6 +18,8 @@ export interface ScanOptions {
   types?: readonly DlpType[];
   ocr?: boolean;
   limits?: Partial<ScanLimits>;
+  /** Wall-clock time (ms since the epoch) by which the batch this message is part of must be done. */
+  deadline?: number;
 }
 
 export interface ScanResult {
@@ -35,7 +37,7 @@ class MessageScan {
   constructor(options: ScanOptions) {
     this.types = new Set(options.types ?? ALL_TYPES);
     this.collector = new FindingCollector(this.types);
-    this.budget = new Budget({ ...defaultLimits, ...options.limits });
+    this.budget = new Budget({ ...defaultLimits, ...options.limits }, Date.now(), options.deadline);
     this.ocr = options.ocr ?? false;
   }
 
@@ -50,7 +52,7 @@ class MessageScan {
 
   async file(path: string, buf: Buffer, depth: number, contentType?: string): Promise<void> {
     const where = `attachment:${path}`;
-    if (this.budget.expired()) return this.collector.uninspectable(where, "not inspected: time budget of the message ran out");
+    if (this.budget.expired()) return this.collector.uninspectable(where, this.budget.spent);
     try {
       const kind = sniff(buf, path, contentType);
       switch (kind) {
@@ -105,7 +107,7 @@ class MessageScan {
           continue;
         }
         if (this.budget.expired()) {
-          this.collector.uninspectable(`attachment:${inner}`, "not inspected: time budget of the message ran out");
+          this.collector.uninspectable(`attachment:${inner}`, this.budget.spent);
           continue;
         }
         let content: Buffer;

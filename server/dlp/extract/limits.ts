@@ -18,6 +18,8 @@ export interface ScanLimits {
   maxImagePixels: number;
   /** Wall time for one message; what is left when it runs out is reported. */
   messageBudgetMs: number;
+  /** Wall time for all the messages of one batch send, scanned side by side (decision DLP7). */
+  batchBudgetMs: number;
   /** Characters of extracted text scanned per place. */
   maxTextChars: number;
 }
@@ -31,6 +33,7 @@ export const defaultLimits: ScanLimits = {
   ocrTimeoutMs: 15_000,
   maxImagePixels: 40_000_000,
   messageBudgetMs: 60_000,
+  batchBudgetMs: 60_000,
   maxTextChars: 32 * 1024 * 1024,
 };
 
@@ -47,10 +50,14 @@ export class Uninspectable extends Error {
 export class Budget {
   readonly limits: ScanLimits;
   readonly deadline: number;
+  /** What ran out when `expired()`: the message's own budget or its batch's. */
+  readonly spent: string;
   inflated = 0;
-  constructor(limits: ScanLimits, now = Date.now()) {
+  /** `batchDeadline`: wall-clock end of the batch the message belongs to, when sooner than its own. */
+  constructor(limits: ScanLimits, now = Date.now(), batchDeadline = Infinity) {
     this.limits = limits;
-    this.deadline = now + limits.messageBudgetMs;
+    this.deadline = Math.min(now + limits.messageBudgetMs, batchDeadline);
+    this.spent = batchDeadline < now + limits.messageBudgetMs ? "not inspected: time budget of the batch ran out" : "not inspected: time budget of the message ran out";
   }
 
   expired(): boolean {

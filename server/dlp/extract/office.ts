@@ -29,7 +29,7 @@ export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "
   } catch (error) {
     const code = (error as { officeIssue?: { code?: string } }).officeIssue?.code;
     if (code === "PASSWORD_REQUIRED" || code === "PASSWORD_INCORRECT") throw new Uninspectable(kind === "pdf" ? "password-protected PDF" : "password-protected document");
-    if (signal.aborted) throw new Uninspectable("not inspected: time budget of the message ran out");
+    if (signal.aborted) throw new Uninspectable(budget.spent);
     if (code && /LIMIT/.test(code)) throw new Uninspectable(`not inspected: ${code} (zip bomb limit)`);
     throw new Uninspectable(`not inspected: unreadable ${kind === "pdf" ? "PDF" : "document"}${code ? ` (${code})` : ""}`);
   }
