@@ -1,10 +1,9 @@
 // Renders text lines to PNG with the Chromium the test machine has (scripts/install-system-deps.sh),
 // so OCR is measured on real rendered text, as a screenshot or a scanned form would hold it.
-import { chromium } from "playwright-core";
-import { requireTool } from "../../../test/support/system-tools.ts";
+import { launchChromium } from "../../../test/support/chromium.ts";
 
 export async function renderPngs(texts: string[][]): Promise<Buffer[]> {
-  const browser = await chromium.launch({ executablePath: requireTool("chromium", "/usr/bin/chromium") });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 900, height: 200 } });
     const out: Buffer[] = [];
