@@ -8,15 +8,10 @@ import type pg from "pg";
 import { notify, rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
 import type { Clock } from "./clock.ts";
 import type { EnqueueOptions, Job } from "./job-queue.ts";
+import type { JobOutcome } from "./worker.ts";
 
 /** NOTIFY channel of enqueued jobs: wakes the workers of every instance. */
 export const JOBS_CHANNEL = "jobs_enqueued";
-
-export type PgJobOutcome =
-  /** Finished; `write` records the result on the transaction that removes the job. */
-  | { done: true; write?: (c: pg.PoolClient) => Promise<void> }
-  /** Run again at `retryAt`; `write` records this attempt on the rescheduling transaction. */
-  | { retryAt: number; error?: string; write?: (c: pg.PoolClient) => Promise<void> };
 
 interface JobRow {
   id: number;
@@ -101,13 +96,13 @@ export class PgJobQueue {
    * its `write` (one failing write does not take the others with it); answers the ids whose
    * outcome could not be recorded (their lease runs out and they run again).
    */
-  record(batch: { job: Job; outcome: PgJobOutcome }[]): Promise<number[]> {
+  record(batch: { job: Job; outcome: JobOutcome }[]): Promise<number[]> {
     return this.bookkeeping(async (c) => {
       const failed: number[] = [];
       for (const { job, outcome } of batch) {
         await c.query("SAVEPOINT job_outcome");
         try {
-          await outcome.write?.(c);
+          await outcome.write?.({ kind: "postgres", c });
           if ("done" in outcome) await c.query("DELETE FROM jobs WHERE id = $1", [job.id]);
           else await c.query("UPDATE jobs SET run_at = $1, lease_until = NULL, leased_by = NULL, last_error = $2 WHERE id = $3", [outcome.retryAt, outcome.error ?? null, job.id]);
           await c.query("RELEASE job_outcome");

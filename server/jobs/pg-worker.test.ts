@@ -6,7 +6,9 @@ import { useStore, type Connection } from "../test/backends.ts";
 import type { Pg } from "../db/postgres/pg.ts";
 import { manualClock, systemClock, type ManualClock } from "./clock.ts";
 import { PgJobQueue } from "./pg-job-queue.ts";
-import { createPgWorker, type PgJobHandler } from "./pg-worker.ts";
+import { createPgWorker } from "./pg-worker.ts";
+import type { JobHandler } from "./worker.ts";
+import type { Tx } from "../db/tx.ts";
 
 const pgOf = (c: Connection): Pg => {
   if (c.backend !== "postgres") throw new Error("postgres only");
@@ -31,7 +33,7 @@ describe("job queue on postgres", () => {
     clock = manualClock();
     queue = new PgJobQueue(db, clock);
   };
-  const worker = (handler: PgJobHandler, extra = {}) => createPgWorker({ queue, clock, handlers: { [kind]: handler }, ...extra });
+  const worker = (handler: JobHandler, extra = {}) => createPgWorker({ queue, clock, handlers: { [kind]: handler }, ...extra });
   const enqueue = (payload: unknown, options = {}) => db.tx((c) => queue.enqueue(c, kind, payload, options));
   const pending = () => queue.count(kind);
 
@@ -65,7 +67,9 @@ describe("job queue on postgres", () => {
   it("a retry runs again at its time with the attempt counted, and the write commits with it", async () => {
     await fresh();
     const w = worker(async (job) => {
-      const write = async (c: { query: Pg["pool"]["query"] }) => void (await c.query("INSERT INTO log VALUES ($1, $2)", [kind, job.attempts]));
+      const write = async (tx: Tx) => {
+        if (tx.kind === "postgres") await tx.c.query("INSERT INTO log VALUES ($1, $2)", [kind, job.attempts]);
+      };
       return job.attempts < 3 ? { retryAt: clock.now() + 1000, write } : { done: true, write };
     });
     await enqueue({});
@@ -84,7 +88,7 @@ describe("job queue on postgres", () => {
     const w = worker(async () => {
       calls++;
       if (calls === 1) throw new Error("boom");
-      if (calls === 2) return { done: true, write: async (c) => void (await c.query("SELECT no_such_function()")) };
+      if (calls === 2) return { done: true, write: async (tx) => void (tx.kind === "postgres" && (await tx.c.query("SELECT no_such_function()"))) };
       return { done: true };
     }, { leaseMs: 5000 });
     await enqueue({});

@@ -5,15 +5,14 @@
 // SQLite: a job whose instance died runs again on another.
 import type { Clock } from "./clock.ts";
 import type { Job } from "./job-queue.ts";
-import type { PgJobOutcome, PgJobQueue } from "./pg-job-queue.ts";
-import type { Worker } from "./worker.ts";
-
-export type PgJobHandler = (job: Job) => Promise<PgJobOutcome>;
+import type { PgJobQueue } from "./pg-job-queue.ts";
+import type { JobHandler, JobOutcome, Worker } from "./worker.ts";
 
 export interface PgWorkerOptions {
   queue: PgJobQueue;
   clock: Clock;
-  handlers: Record<string, PgJobHandler>;
+  /** The same handlers as on SQLite (worker.ts): their `write` gets the PostgreSQL client. */
+  handlers: Record<string, JobHandler>;
   /** Jobs running at once in this instance, all kinds together. */
   concurrency?: number;
   /** Jobs of one group running at once in this instance. */
@@ -71,7 +70,7 @@ export function createPgWorker(options: PgWorkerOptions): Worker {
 
   async function runOne(job: Job): Promise<void> {
     const handler = handlers[job.kind];
-    let outcome: PgJobOutcome;
+    let outcome: JobOutcome;
     if (!handler) {
       outcome = { retryAt: clock.now() + 60_000, error: `no handler for job kind ${job.kind}` };
     } else {
@@ -86,8 +85,8 @@ export function createPgWorker(options: PgWorkerOptions): Worker {
   }
 
   // Outcomes finishing in the same turn of the event loop share one commit.
-  const recording: { job: Job; outcome: PgJobOutcome; done: () => void }[] = [];
-  function record(job: Job, outcome: PgJobOutcome): Promise<void> {
+  const recording: { job: Job; outcome: JobOutcome; done: () => void }[] = [];
+  function record(job: Job, outcome: JobOutcome): Promise<void> {
     return new Promise((done) => {
       if (recording.push({ job, outcome, done }) === 1) setImmediate(flushOutcomes);
     });

@@ -131,3 +131,12 @@ describe("job queue", () => {
     expect(queue.count()).toBe(0);
   });
 });
+
+describe("a job's write on SQLite", () => {
+  it("must be synchronous: one that answers a promise is refused, and the job runs again", async () => {
+    const w = worker({ x: async () => ({ done: true, write: async () => {} }) }, { leaseMs: 1000 });
+    queue.enqueue("x", {});
+    await w.drain();
+    expect(queue.count()).toBe(1);
+  });
+});

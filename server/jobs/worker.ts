@@ -3,14 +3,20 @@
 // handler's own writes. Handlers are at-least-once: a job interrupted by kill -9 runs again after
 // restart, so a handler first checks whether its work was already recorded as done.
 import type { DatabaseSync } from "node:sqlite";
+import { writeOnSqlite, type TxWrite } from "../db/tx.ts";
 import type { Clock } from "./clock.ts";
 import type { Job, JobQueue } from "./job-queue.ts";
 
+/**
+ * What a handler answers. `write` joins the transaction that records the outcome (server/db/tx.ts):
+ * on SQLite it runs synchronously in it, on PostgreSQL (pg-worker.ts) it is awaited on its
+ * client; one handler serves both backends.
+ */
 export type JobOutcome =
   /** Finished (successfully or for good); `write` records the result atomically with the job's removal. */
-  | { done: true; write?: () => void }
+  | { done: true; write?: TxWrite }
   /** Run again at `retryAt`; `write` records this attempt atomically with the rescheduling. */
-  | { retryAt: number; error?: string; write?: () => void };
+  | { retryAt: number; error?: string; write?: TxWrite };
 
 export type JobHandler = (job: Job) => Promise<JobOutcome>;
 
@@ -112,7 +118,7 @@ export function createWorker(options: WorkerOptions): Worker {
         for (const { job, outcome } of batch) {
           db.exec("SAVEPOINT job_outcome");
           try {
-            outcome.write?.();
+            if (outcome.write) writeOnSqlite(outcome.write, db);
             if ("done" in outcome) queue.complete(job.id);
             else queue.reschedule(job.id, outcome.retryAt, outcome.error);
             db.exec("RELEASE job_outcome");
