@@ -42,7 +42,8 @@ export interface DeliveredCopy {
 }
 
 export interface DeliveryRepository {
-  lookup(address: string): Recipient;
+  /** Synchronous on SQLite (the main thread's connection), a query on PostgreSQL. */
+  lookup(address: string): Recipient | Promise<Recipient>;
   /**
    * One transaction: the bytes, one copy per distinct mailbox the recipients reach (a group
    * reaches its members), each mailbox's usedBytes, and each copy's `mail.received` event. Resolves once committed durably; no copies when no recipient

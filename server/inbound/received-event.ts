@@ -3,8 +3,9 @@
 import type { EventOutbox } from "../events/event-outbox.ts";
 import type { DeliveredCopy, StoredMessage } from "./delivery-repository.ts";
 
-export function emitReceived(events: EventOutbox, copy: DeliveredCopy, message: StoredMessage): void {
-  events.emit(copy.projectId, "mail.received", {
+/** The event's data: the same on both backends. */
+export function receivedData(copy: DeliveredCopy, message: StoredMessage): Record<string, unknown> {
+  return {
     mailboxId: copy.mailboxId,
     mailbox: copy.mailbox,
     messageId: String(copy.uid),
@@ -14,5 +15,9 @@ export function emitReceived(events: EventOutbox, copy: DeliveredCopy, message: 
     subject: message.subject,
     receivedAt: new Date(message.receivedMs).toISOString(),
     hasAttachment: message.hasAttachment,
-  });
+  };
+}
+
+export function emitReceived(events: EventOutbox, copy: DeliveredCopy, message: StoredMessage): void {
+  events.emit(copy.projectId, "mail.received", receivedData(copy, message));
 }

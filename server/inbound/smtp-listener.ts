@@ -57,7 +57,11 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
     disableReverseLookup: true,
     logger: false,
     onRcptTo(address, _session, callback) {
-      callback(checkRecipient(deps, address.address.toLowerCase()) ?? undefined);
+      // A lookup that fails (the database away) is a temporary refusal: the sender tries again.
+      checkRecipient(deps, address.address.toLowerCase()).then(
+        (refusal) => callback(refusal ?? undefined),
+        () => callback(reply(451, "4.3.0 temporary failure, try again later")),
+      );
     },
     onData(stream, session, callback) {
       receive(deps, resolve, stream, session).then(() => callback(null), (error: Error) => callback(error));
@@ -84,9 +88,9 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
 }
 
 /** The refusal for `rcpt`, or null when it is accepted. */
-function checkRecipient(deps: SmtpListenerDeps, rcpt: string): Error | null {
+async function checkRecipient(deps: SmtpListenerDeps, rcpt: string): Promise<Error | null> {
   if (deps.routes.find(rcpt)) return null;
-  const recipient = deps.delivery.lookup(rcpt);
+  const recipient = await deps.delivery.lookup(rcpt);
   if (recipient.kind === "mailbox" || recipient.kind === "group") return null;
   if (recipient.kind === "unknown") return reply(550, `5.1.1 <${rcpt}>: no such mailbox here`);
   return reply(550, `5.7.1 <${rcpt}>: relay access denied`);

@@ -11,6 +11,7 @@ import { dnsPgMigrations } from "../../dns/postgres-migrations.ts";
 import { eventPgMigrations } from "../../events/postgres-migrations.ts";
 import { jobPgMigrations } from "../../jobs/postgres-migrations.ts";
 import { mailSendingPgMigrations } from "../../mail-sending/postgres-migrations.ts";
+import { mailboxMessagePgMigrations } from "../../mailbox-reading/postgres-migrations.ts";
 import { connectPostgres, type Pg, type PgOptions } from "./pg.ts";
 
 export interface PgMigration {
@@ -120,6 +121,7 @@ export const pgMigrations: PgMigration[] = [
   ...jobPgMigrations,
   ...eventPgMigrations,
   ...mailSendingPgMigrations,
+  ...mailboxMessagePgMigrations,
 ];
 
 // Any constant every instance agrees on ("plat" in ASCII).
