@@ -2,10 +2,8 @@
 // repository on PostgreSQL or not start: a mix would split the data across two stores without
 // anyone noticing (decision P1). Remove an entry when its area is implemented and wired.
 export const missingOnPostgres: readonly string[] = [
-  "webhooks (webhook repository, delivery store)",
-  "mail sending (sent messages, outcomes, templates, idempotency keys)",
-  "mailbox reading (received messages, bodies as bytea)",
-  "inbound mail (delivery repository)",
+  "webhooks (the delivery engine's job handler and redelivery on PgDeliveryStore)",
+  "mail sending (the relay and dispatch job handlers, tracking, unsubscribe and feedback on PgSentMessageRepository/PgMessageOutcomes)",
   "certificates",
   "messenger (bots)",
   "dlp (policy log)",

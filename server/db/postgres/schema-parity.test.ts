@@ -10,6 +10,11 @@ const postgresOnly: Record<string, string[] | "table"> = {
   rate_windows: "table",
   // The lease holder, so a dead instance's leases are void at once (P2).
   jobs: ["leased_by"],
+  // The history's order, where SQLite orders by rowid.
+  sent_message_events: ["seq"],
+  // Each mailbox's last uid: the next one is one UPDATE on this row, whose lock orders two
+  // instances storing into one mailbox (SQLite's single writer takes MAX(uid) + 1).
+  mailbox_message_counts: ["last_uid"],
 };
 
 describe("schema parity between SQLite and PostgreSQL", () => {
