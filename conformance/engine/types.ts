@@ -60,6 +60,12 @@ export interface Operation {
   raw: Record<string, any>;
 }
 
+/** Something in the contract the suite cannot honour fully, named by JSON pointer. */
+export interface ContractWarning {
+  pointer: string;
+  message: string;
+}
+
 export interface Contract {
   version: "3.0" | "3.1";
   title: string;
@@ -67,7 +73,10 @@ export interface Contract {
   securitySchemes: Record<string, any>;
   /** every scope the contract names, from the root extension or the operations */
   scopes: string[];
+  /** the document as written, except `webhooks`, whose references are resolved and schemas built */
   raw: Record<string, any>;
+  /** references not followed, cycles cut, schemas that cannot be compiled (found while running) */
+  warnings: ContractWarning[];
 }
 
 export interface Case {

@@ -2,6 +2,7 @@
 // called positive or negative, so a generator bug cannot turn into a false failure of the server.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { isSharedSchema, schemaPointer } from "./schema-normalize.ts";
 import type { JsonSchema } from "./types.ts";
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -27,6 +28,20 @@ export function unknownFormats(): string[] {
 
 const INT32 = 2 ** 31;
 
+/**
+ * Patterns are ECMA-262 with the `u` flag, as ajv compiles them, and without it when that refuses
+ * them: contracts written for other engines escape characters that need no escape (`\\-`, `\\_`),
+ * which only `u` mode rejects, and a pattern the suite can read is better checked than dropped.
+ */
+function tolerantRegExp(pattern: string, flags: string): RegExp {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (error) {
+    if (!flags.includes("u")) throw error;
+    return new RegExp(pattern, flags.replace("u", ""));
+  }
+}
+
 function makeAjv(coerce: boolean) {
   const ajv = new Ajv2020({
     strict: false,
@@ -34,6 +49,7 @@ function makeAjv(coerce: boolean) {
     validateFormats: true,
     coerceTypes: coerce ? "array" : false,
     logger,
+    code: { regExp: tolerantRegExp as any },
   });
   addFormats(ajv);
   // The formats OpenAPI itself defines (3.0 section 4.7.9; 3.1 keeps them).
@@ -47,40 +63,159 @@ function makeAjv(coerce: boolean) {
   return ajv;
 }
 
-const strict = makeAjv(false);
-const coercing = makeAjv(true);
-const cacheStrict = new WeakMap<object, any>();
-const cacheCoerce = new WeakMap<object, any>();
+/** Keywords whose values are data: copied as they are, never searched for subschemas. */
+const DATA = new Set(["enum", "const", "default", "examples"]);
+
+/**
+ * One ajv instance and the shared schemas registered with it. A shared schema (a component used in
+ * several places, or on a cycle) is handed to ajv once, under its own id, and every use becomes a
+ * `$ref` to it: ajv then compiles it once, and a cyclic graph becomes recursive references, where
+ * inlining would loop forever or, on Stripe's contract, produce code for 4e8 nodes.
+ */
+class Compiler {
+  readonly ajv;
+  private readonly ids = new WeakMap<object, string>();
+  /** registered ids ajv refused to add (the schema breaks the meta-schema): the reason */
+  private readonly broken = new Map<string, string>();
+  private next = 0;
+
+  constructor(coerce: boolean) {
+    this.ajv = makeAjv(coerce);
+  }
+
+  /** The schema as ajv takes it: a tree, shared nodes replaced by references to registered ones. */
+  portable(schema: object, refs?: Map<string, object>): object {
+    const convert = (node: any, root: boolean): any => {
+      if (!node || typeof node !== "object") return node;
+      if (!root && isSharedSchema(node)) {
+        const id = this.register(node);
+        refs?.set(id, node);
+        return { $ref: id };
+      }
+      if (Array.isArray(node)) return node.map((n) => convert(n, false));
+      const out: any = {};
+      for (const [k, v] of Object.entries(node)) out[k] = DATA.has(k) ? v : convert(v, false);
+      return out;
+    };
+    return convert(schema, true);
+  }
+
+  private register(node: object): string {
+    let id = this.ids.get(node);
+    if (id) return id;
+    id = `https://schemas.invalid/${this.next++}`;
+    this.ids.set(node, id); // before converting: a cycle through this node ends at the id
+    const body = this.portable(node);
+    try {
+      this.ajv.addSchema(body, id);
+    } catch (error) {
+      // Every schema that refers to it then fails to compile ("can't resolve reference"): none
+      // passes silently, and blame() names this one.
+      this.broken.set(id, (error as Error).message);
+    }
+    return id;
+  }
+
+  compile(schema: object): { fn: any; problem?: string } {
+    const refs = new Map<string, object>();
+    try {
+      return { fn: this.ajv.compile(this.portable(schema, refs)) };
+    } catch (error) {
+      return { fn: Object.assign(() => true, { errors: null }), problem: this.blame(schema, refs, error as Error) };
+    }
+  }
+
+  /**
+   * Which schema ajv refused, by JSON pointer: the referenced schemas that fail on their own and
+   * whose own references do not (the culprit, not everything that uses it), else the schema itself.
+   */
+  private blame(schema: object, direct: Map<string, object>, error: Error): string {
+    const failing = new Map<string, { pointer: string; message: string; refs: Map<string, object> }>();
+    const seen = new Set<string>();
+    const queue = [...direct];
+    while (queue.length) {
+      const [id, node] = queue.shift()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const refs = new Map<string, object>();
+      this.portable(node, refs);
+      queue.push(...refs);
+      let message = this.broken.get(id);
+      try {
+        if (!message) this.ajv.getSchema(id);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      if (message) failing.set(id, { pointer: schemaPointer(node) ?? id, message, refs });
+    }
+    const culprits = [...failing.values()].filter((f) => ![...f.refs.keys()].some((id) => failing.has(id)));
+    const named = culprits.length ? culprits : [...failing.values()];
+    if (!named.length) return `${pointerWithin(schema) ?? "a schema"}: ${error.message}`;
+    return named.map((f) => `${f.pointer}: ${f.message}`).join("; ");
+  }
+}
+
+/** The pointer of the schema, or of the first schema inside it that has one (a parameter's, in its wrapper). */
+function pointerWithin(schema: object): string | undefined {
+  const queue: unknown[] = [schema];
+  for (let i = 0; i < queue.length && i < 1000; i++) {
+    const node = queue[i];
+    if (!node || typeof node !== "object") continue;
+    const at = schemaPointer(node);
+    if (at) return at;
+    for (const [k, v] of Object.entries(node)) if (!DATA.has(k)) queue.push(v);
+  }
+  return undefined;
+}
+
+const strict = new Compiler(false);
+const coercing = new Compiler(true);
+const cacheStrict = new WeakMap<object, { fn: any; problem?: string }>();
+const cacheCoerce = new WeakMap<object, { fn: any; problem?: string }>();
 const paramWrappers = new WeakMap<object, object>();
 
-function compile(schema: JsonSchema, coerce: boolean) {
-  if (typeof schema === "boolean") return (() => schema) as any;
+// Schemas ajv refused, each named once by pointer; the CLI prints them and the reports list them.
+const refused = new Map<string, string>();
+
+/** Schemas that could not be compiled: pointer and ajv's reason. Nothing was validated against them. */
+export function unvalidatedSchemas(): { pointer: string; message: string }[] {
+  return [...refused].map(([pointer, message]) => ({ pointer, message }));
+}
+
+function compile(schema: JsonSchema, coerce: boolean): { fn: any; problem?: string } {
+  if (typeof schema === "boolean") return { fn: () => schema };
   const cache = coerce ? cacheCoerce : cacheStrict;
-  let fn = cache.get(schema);
-  if (!fn) {
-    try {
-      fn = (coerce ? coercing : strict).compile(schema);
-    } catch {
-      // A schema ajv cannot compile (unknown format, bad regex) validates nothing rather than
-      // crashing the run; the contract linter is the place to report it.
-      fn = Object.assign(() => true, { errors: null });
-    }
-    cache.set(schema, fn);
+  let entry = cache.get(schema);
+  if (!entry) {
+    entry = (coerce ? coercing : strict).compile(schema);
+    if (entry.problem) for (const part of entry.problem.split("; ")) refused.set(part.slice(0, part.indexOf(": ")), part.slice(part.indexOf(": ") + 2));
+    cache.set(schema, entry);
   }
-  return fn;
+  return entry;
 }
 
 export interface Verdict {
   valid: boolean;
   errors: string[];
+  /**
+   * Set when the schema cannot be compiled: nothing was checked and `valid` is true only so that
+   * generators keep going. A check must not call such a verdict a pass (it reports "unvalidated").
+   */
+  unvalidated?: string;
 }
 
 /** Validates a JSON value as it would be received in a body. */
 export function validate(schema: JsonSchema | undefined, value: unknown): Verdict {
   if (schema === undefined) return { valid: true, errors: [] };
-  const fn = compile(schema, false);
+  const { fn, problem } = compile(schema, false);
+  if (problem) return { valid: true, errors: [], unvalidated: problem };
   const valid = Boolean(fn(value));
   return { valid, errors: valid ? [] : formatErrors(fn.errors) };
+}
+
+/** Why a schema cannot be validated against, or undefined when it can. */
+export function unvalidatedReason(schema: JsonSchema | undefined): string | undefined {
+  return schema === undefined ? undefined : compile(schema, false).problem;
 }
 
 /**
@@ -92,8 +227,16 @@ export function validateParam(schema: JsonSchema, serialized: string | string[] 
   if (typeof schema === "boolean") return schema;
   let wrapper = paramWrappers.get(schema as object);
   if (!wrapper) paramWrappers.set(schema as object, (wrapper = { type: "object", properties: { v: schema } }));
-  const fn = compile(wrapper, true);
+  const { fn } = compile(wrapper, true);
   return Boolean(fn({ v: serialized }));
+}
+
+/** Why a parameter or header schema cannot be validated against, or undefined when it can. */
+export function unvalidatedParamReason(schema: JsonSchema | undefined): string | undefined {
+  if (schema === undefined || typeof schema === "boolean") return undefined;
+  let wrapper = paramWrappers.get(schema as object);
+  if (!wrapper) paramWrappers.set(schema as object, (wrapper = { type: "object", properties: { v: schema } }));
+  return compile(wrapper, true).problem;
 }
 
 function formatErrors(errors: any[] | null | undefined): string[] {
