@@ -29,33 +29,39 @@ export interface DeliveryEngine {
   redeliver(hook: WebhookRecord, delivery: DeliveryRecord): Promise<SendResult>;
 }
 
+/** A store's answer a write does not need: nothing on SQLite, the settled promise on PostgreSQL. */
+const ignoreAnswer = (answer: unknown | Promise<unknown>): void | Promise<void> => (answer instanceof Promise ? answer.then(() => {}) : undefined);
+
 export function deliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   const { store, send, clock } = deps;
   const failure = (r: SendResult) => r.error ?? `HTTP ${r.httpCode}`;
 
   const job: JobHandler = async (j) => {
     const { deliveryId } = j.payload as { deliveryId: number };
-    const pending = store.load(deliveryId);
+    const pending = await store.load(deliveryId);
     if (!pending) return { done: true }; // the subscription was deleted, its log with it
     const { delivery, hook, scheduleStep } = pending;
     if (delivery.status !== "pending") return { done: true }; // delivered (maybe by a redelivery) or given up
-    if (!hook.active) return { done: true, write: () => store.abandon(delivery.id) };
+    if (!hook.active) return { done: true, write: (tx) => store.abandon(tx, delivery.id) };
 
     const result = await send(hook, delivery);
     const at = clock.now();
     if (result.delivered) {
-      return { done: true, write: () => store.recordDelivered(delivery.id, hook.id, { httpCode: result.httpCode, at }) };
+      return { done: true, write: (tx) => store.recordDelivered(tx, delivery.id, hook.id, { httpCode: result.httpCode, at }) };
     }
     const attempt = { httpCode: result.httpCode, error: failure(result), at };
     if (scheduleStep >= RETRY_DELAYS_MS.length) {
-      return { done: true, write: () => void store.recordFailed(delivery.id, hook.id, attempt, null) };
+      return { done: true, write: (tx) => ignoreAnswer(store.recordFailed(tx, delivery.id, hook.id, attempt, null)) };
     }
     const retryAt = at + RETRY_DELAYS_MS[scheduleStep];
     return {
       retryAt,
       error: attempt.error,
-      write: () => {
-        if (store.recordFailed(delivery.id, hook.id, attempt, retryAt)) deps.log?.("webhook deactivated after 5 days of failed deliveries", { webhookId: hook.id });
+      write: (tx) => {
+        const deactivated = (yes: boolean) => void (yes && deps.log?.("webhook deactivated after 5 days of failed deliveries", { webhookId: hook.id }));
+        // Synchronous on SQLite (the write must not await there), a promise on PostgreSQL.
+        const answer = store.recordFailed(tx, delivery.id, hook.id, attempt, retryAt);
+        return typeof answer === "boolean" ? deactivated(answer) : answer.then(deactivated);
       },
     };
   };
@@ -64,7 +70,7 @@ export function deliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     job,
     async redeliver(hook, delivery) {
       const result = await send(hook, delivery);
-      store.recordRedelivery(delivery.id, hook.id, { httpCode: result.httpCode, error: result.delivered ? undefined : failure(result), at: clock.now() }, result.delivered);
+      await store.recordRedelivery(delivery.id, hook.id, { httpCode: result.httpCode, error: result.delivered ? undefined : failure(result), at: clock.now() }, result.delivered);
       return result;
     },
   };

@@ -1,14 +1,15 @@
 // The delivery engine's storage on PostgreSQL (decision P1): sqlite-delivery-store.ts's SQL, with
-// the writes of a job's outcome on the worker's transaction client `c` (they commit with the
+// the writes of a job's outcome on the worker's transaction client (`tx`; they commit with the
 // job's rescheduling or removal, jobs/pg-job-queue.ts) and a redelivery in a transaction of its
 // own. Several instances deliver at once: the queue hands each job to one of them (SKIP LOCKED),
 // and what two attempts of one subscription may still race on is settled by row locks: the
 // failing streak is one UPDATE ... RETURNING on the subscription's row, so exactly one attempt
 // sees the streak pass five days and deactivates it.
 import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
+import type { Tx } from "../db/tx.ts";
 import { DELIVER_JOB } from "../events/event-outbox.ts";
 import type { PgJobQueue } from "../jobs/pg-job-queue.ts";
-import type { AttemptResult, PendingAttempt } from "./delivery-store.ts";
+import type { AttemptResult, DeliveryStore, PendingAttempt } from "./delivery-store.ts";
 import { DEACTIVATE_AFTER_MS } from "./sqlite-delivery-store.ts";
 import { DELIVERY_COLUMNS, HOOK_COLUMNS, toDelivery, toHook, type PgDeliveryRow, type PgHookRow } from "./pg-webhook-repository.ts";
 
@@ -23,7 +24,13 @@ async function lockHook(c: Queryable, webhookId: string): Promise<void> {
   await c.query("SELECT 1 FROM webhooks WHERE id = $1 FOR NO KEY UPDATE", [webhookId]);
 }
 
-export class PgDeliveryStore {
+/** The worker's transaction client: a PostgreSQL store joins only PostgreSQL transactions. */
+function client(tx: Tx): Queryable {
+  if (tx.kind !== "postgres") throw new Error("the PostgreSQL delivery store was handed a SQLite transaction");
+  return tx.c;
+}
+
+export class PgDeliveryStore implements DeliveryStore {
   private readonly db: Pg;
   private readonly jobs: PgJobQueue;
 
@@ -42,7 +49,8 @@ export class PgDeliveryStore {
   }
 
   /** A scheduled attempt got a 2xx: delivered, the subscription's failing streak ends. */
-  async recordDelivered(c: Queryable, deliveryId: number, webhookId: string, result: AttemptResult): Promise<void> {
+  async recordDelivered(tx: Tx, deliveryId: number, webhookId: string, result: AttemptResult): Promise<void> {
+    const c = client(tx);
     await c.query("UPDATE webhook_deliveries SET status = 'delivered', http_code = $1, attempts = attempts + 1, next_attempt_at = NULL, last_error = NULL WHERE id = $2", [result.httpCode, deliveryId]);
     await c.query("UPDATE webhooks SET failing_since = NULL WHERE id = $1", [webhookId]);
   }
@@ -51,7 +59,8 @@ export class PgDeliveryStore {
    * A scheduled attempt failed: pending again until `retryAt`, or `failed` when null. Answers true
    * when this attempt deactivated the subscription (decision W5).
    */
-  async recordFailed(c: Queryable, deliveryId: number, webhookId: string, result: AttemptResult, retryAt: number | null): Promise<boolean> {
+  async recordFailed(tx: Tx, deliveryId: number, webhookId: string, result: AttemptResult, retryAt: number | null): Promise<boolean> {
+    const c = client(tx);
     // Only a pending delivery moves on in the schedule (see the SQLite store); PostgreSQL too
     // evaluates every SET expression on the row as it was.
     const status = retryAt === null ? "failed" : "pending";
@@ -67,7 +76,8 @@ export class PgDeliveryStore {
   }
 
   /** A delivery whose subscription was deactivated while it waited: failed without an attempt. */
-  async abandon(c: Queryable, deliveryId: number): Promise<void> {
+  async abandon(tx: Tx, deliveryId: number): Promise<void> {
+    const c = client(tx);
     await c.query("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = $1 AND status = 'pending'", [deliveryId]);
   }
 

@@ -1,7 +1,8 @@
-// The delivery engine's SQL on the embedded store. The job methods run inside the worker's
-// transaction; recordRedelivery opens its own.
+// The delivery engine's SQL on the embedded store. The job methods run synchronously inside the
+// worker's transaction on this same connection (their `tx` is it); recordRedelivery opens its own.
 import type { DatabaseSync } from "node:sqlite";
 import { transaction } from "../db/database.ts";
+import type { Tx } from "../db/tx.ts";
 import { prepare } from "../db/statements.ts";
 import { DELIVER_JOB } from "../events/event-outbox.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
@@ -22,7 +23,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
     this.jobs = jobs;
   }
 
-  load(deliveryId: number): PendingAttempt | undefined {
+  async load(deliveryId: number): Promise<PendingAttempt | undefined> {
     const delivery = prepare(this.db, "SELECT * FROM webhook_deliveries WHERE id = ?").get(deliveryId) as (DeliveryRow & { schedule_step: number }) | undefined;
     if (!delivery) return undefined;
     const hook = prepare(this.db, "SELECT * FROM webhooks WHERE id = ?").get(delivery.webhook_id) as HookRow | undefined;
@@ -30,13 +31,13 @@ export class SqliteDeliveryStore implements DeliveryStore {
     return { delivery: toDelivery(delivery), scheduleStep: delivery.schedule_step, hook: toHook(hook) };
   }
 
-  recordDelivered(deliveryId: number, webhookId: string, result: AttemptResult): void {
+  recordDelivered(_tx: Tx, deliveryId: number, webhookId: string, result: AttemptResult): void {
     prepare(this.db, "UPDATE webhook_deliveries SET status = 'delivered', http_code = ?, attempts = attempts + 1, next_attempt_at = NULL, last_error = NULL WHERE id = ?")
       .run(result.httpCode, deliveryId);
     prepare(this.db, "UPDATE webhooks SET failing_since = NULL WHERE id = ?").run(webhookId);
   }
 
-  recordFailed(deliveryId: number, webhookId: string, result: AttemptResult, retryAt: number | null): boolean {
+  recordFailed(_tx: Tx, deliveryId: number, webhookId: string, result: AttemptResult, retryAt: number | null): boolean {
     // Only a pending delivery moves on in the schedule: one given up meanwhile (its subscription
     // deactivated by a parallel attempt) or delivered by a redelivery keeps its status. SQLite
     // evaluates every SET expression on the row as it was.
@@ -50,11 +51,11 @@ export class SqliteDeliveryStore implements DeliveryStore {
     return this.failedAttempt(webhookId, result.at);
   }
 
-  abandon(deliveryId: number): void {
+  abandon(_tx: Tx, deliveryId: number): void {
     prepare(this.db, "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = ? AND status = 'pending'").run(deliveryId);
   }
 
-  recordRedelivery(deliveryId: number, webhookId: string, result: AttemptResult, delivered: boolean): void {
+  async recordRedelivery(deliveryId: number, webhookId: string, result: AttemptResult, delivered: boolean): Promise<void> {
     transaction(this.db, () => {
       if (delivered) {
         prepare(this.db, "UPDATE webhook_deliveries SET status = 'delivered', http_code = ?, attempts = attempts + 1, next_attempt_at = NULL, last_error = NULL WHERE id = ?")

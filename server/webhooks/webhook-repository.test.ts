@@ -21,11 +21,12 @@ for (const backend of backends) {
       return {
         webhooks: new SqliteWebhookRepository(db, jobs),
         deliveries: {
-          load: async (id) => store.load(id),
-          recordDelivered: async (...a) => transaction(db, () => store.recordDelivered(...a)),
-          recordFailed: async (...a) => transaction(db, () => store.recordFailed(...a)),
-          abandon: async (id) => transaction(db, () => store.abandon(id)),
-          recordRedelivery: async (...a) => store.recordRedelivery(...a),
+          load: (id) => store.load(id),
+          // As the worker runs a job's write: synchronously inside its transaction.
+          recordDelivered: async (...a) => transaction(db, () => store.recordDelivered({ kind: "sqlite", db }, ...a)),
+          recordFailed: async (...a) => transaction(db, () => store.recordFailed({ kind: "sqlite", db }, ...a)),
+          abandon: async (id) => transaction(db, () => store.abandon({ kind: "sqlite", db }, id)),
+          recordRedelivery: (...a) => store.recordRedelivery(...a),
         },
         emit: async (projectId) => outbox.emit(projectId, "mail.delivered", { messageId: "msg_1" }).deliveryIds,
         jobs: async () => jobs.count(DELIVER_JOB),
@@ -39,9 +40,9 @@ for (const backend of backends) {
       webhooks: new PgWebhookRepository(pg, jobs),
       deliveries: {
         load: (id) => store.load(id),
-        recordDelivered: (...a) => pg.tx((t) => store.recordDelivered(t, ...a)),
-        recordFailed: (...a) => pg.tx((t) => store.recordFailed(t, ...a)),
-        abandon: (id) => pg.tx((t) => store.abandon(t, id)),
+        recordDelivered: (...a) => pg.tx((c) => store.recordDelivered({ kind: "postgres", c }, ...a)),
+        recordFailed: (...a) => pg.tx((c) => store.recordFailed({ kind: "postgres", c }, ...a)),
+        abandon: (id) => pg.tx((c) => store.abandon({ kind: "postgres", c }, id)),
         recordRedelivery: (...a) => store.recordRedelivery(...a),
       },
       emit: async (projectId) => (await pg.tx((t) => outbox.emit(t, projectId, "mail.delivered", { messageId: "msg_1" }))).deliveryIds,

@@ -2,7 +2,6 @@
 // repository on PostgreSQL or not start: a mix would split the data across two stores without
 // anyone noticing (decision P1). Remove an entry when its area is implemented and wired.
 export const missingOnPostgres: readonly string[] = [
-  "webhooks (the delivery engine's job handler and redelivery on PgDeliveryStore)",
   "mail sending (the relay and dispatch job handlers, tracking, unsubscribe and feedback on PgSentMessageRepository/PgMessageOutcomes)",
   "certificates",
   "messenger (bots)",

@@ -1,0 +1,105 @@
+// The delivery engine on PostgreSQL with two instances on one database (decision P2): each has its
+// own pool, queue, worker and engine, and a receiver on loopback counts deliveries by envelope id.
+// Every event is handed over exactly once across the two, and the log says so; a receiver that
+// fails gets its retry from whichever instance claims it, with the schedule going on as one.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeOutboundConnections } from "../adapters/outbound-http.ts";
+import { sendWebhook } from "../adapters/webhook-sender.ts";
+import type { Pg } from "../db/postgres/pg.ts";
+import { DELIVER_JOB } from "../events/event-outbox.ts";
+import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import { manualClock } from "../jobs/clock.ts";
+import { PgJobQueue } from "../jobs/pg-job-queue.ts";
+import { createPgWorker } from "../jobs/pg-worker.ts";
+import { newProject, useStore, type Connection } from "../test/backends.ts";
+import { startReceiver, type Answer, type TestReceiver } from "../test/receiver.ts";
+import { deliveryEngine, RETRY_DELAYS_MS } from "./delivery-engine.ts";
+import { PgDeliveryStore } from "./pg-delivery-store.ts";
+import { PgWebhookRepository } from "./pg-webhook-repository.ts";
+
+const pgOf = (c: Connection): Pg => {
+  if (c.backend !== "postgres") throw new Error("postgres only");
+  return c.pg;
+};
+
+describe("webhook delivery on postgres, two instances", () => {
+  const store = useStore("postgres");
+  const clock = manualClock();
+  const receivers: TestReceiver[] = [];
+  let instances: { pg: Pg; queue: PgJobQueue; outbox: PgEventOutbox; hooks: PgWebhookRepository; worker: ReturnType<typeof createPgWorker> }[];
+
+  beforeAll(async () => {
+    const connections = [pgOf(store.main), pgOf(await store.connect())];
+    instances = connections.map((pg) => {
+      const queue = new PgJobQueue(pg, clock);
+      const engine = deliveryEngine({
+        store: new PgDeliveryStore(pg, queue),
+        send: (hook, delivery) => sendWebhook(hook.url, delivery.event, delivery.payload, hook.secretSealed, { development: true, timeoutMs: 5_000 }),
+        clock,
+      });
+      const worker = createPgWorker({ queue, clock, handlers: { [DELIVER_JOB]: engine.job } });
+      return { pg, queue, outbox: new PgEventOutbox(queue, clock), hooks: new PgWebhookRepository(pg, queue), worker };
+    });
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    await closeOutboundConnections();
+  });
+
+  async function scenario(answer: (n: number) => Answer) {
+    const receiver = await startReceiver((_r, n) => answer(n));
+    receivers.push(receiver);
+    const projectId = await newProject(store.main);
+    const hook = await instances[0].hooks.create({ projectId, url: receiver.url, events: ["mail.delivered"], secretSealed: "whsec_test" });
+    const emit = (i: number) => instances[i % 2].pg.tx((c) => instances[i % 2].outbox.emit(c, projectId, "mail.delivered", { messageId: `msg_${i}` }));
+    const byEnvelope = () => {
+      const counts = new Map<string, number>();
+      for (const r of receiver.received) counts.set(JSON.parse(r.body).id, (counts.get(JSON.parse(r.body).id) ?? 0) + 1);
+      return counts;
+    };
+    return { receiver, hook, emit, byEnvelope };
+  }
+
+  /** Both instances' workers drain at once until neither finds a due job. */
+  const ranBy = [0, 0];
+  async function drainBoth(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const ran = await Promise.all(instances.map((i) => i.worker.drain()));
+      ran.forEach((n, i) => (ranBy[i] += n));
+      total += ran[0] + ran[1];
+      if (ran[0] + ran[1] === 0) return total;
+    }
+  }
+
+  it("hands each of 400 deliveries to the receiver exactly once across the two instances", async () => {
+    const s = await scenario(() => 200);
+    const ids: string[] = [];
+    for (let i = 0; i < 400; i++) ids.push((await s.emit(i)).id);
+    expect(await drainBoth()).toBe(400);
+    // Both took part (each claims at most 4 of the one origin at a time).
+    expect(ranBy[0]).toBeGreaterThan(0);
+    expect(ranBy[1]).toBeGreaterThan(0);
+    const counts = s.byEnvelope();
+    expect([...counts.keys()].sort()).toEqual([...ids].sort());
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    const log = await instances[1].hooks.listDeliveries(s.hook.id, 500);
+    expect(log).toHaveLength(400);
+    for (const d of log) expect(d).toMatchObject({ status: "delivered", attempts: 1, httpCode: 200, nextAttemptAt: null });
+    expect(await instances[0].queue.count(DELIVER_JOB)).toBe(0);
+  });
+
+  it("retries a failed attempt on the schedule, whichever instance claims it", async () => {
+    const s = await scenario((n) => (n < 2 ? 503 : 200));
+    await s.emit(0);
+    expect(await drainBoth()).toBe(1);
+    clock.advance(RETRY_DELAYS_MS[0]);
+    expect(await drainBoth()).toBe(1);
+    clock.advance(RETRY_DELAYS_MS[1]);
+    expect(await drainBoth()).toBe(1);
+    expect(s.receiver.received).toHaveLength(3);
+    expect(new Set(s.receiver.received.map((r) => r.body)).size).toBe(1);
+    const [d] = await instances[0].hooks.listDeliveries(s.hook.id, 1);
+    expect(d).toMatchObject({ status: "delivered", attempts: 3, httpCode: 200 });
+  });
+});
