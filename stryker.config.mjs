@@ -23,7 +23,7 @@ export const criticalModules = {
   "server/dns/validate-record.ts": ["server/dns/validate-record.test.ts"],
   "server/dns/answer.ts": ["server/dns/answer.test.ts"],
   "server/adapters/address-policy.ts": ["server/adapters/address-policy.test.ts"],
-  "server/adapters/outbound-http.ts": ["server/adapters/outbound-http.test.ts"],
+  "server/adapters/outbound-http.ts": ["server/adapters/outbound-http-guard.test.ts", "server/adapters/outbound-http.test.ts"],
   // h18b: conformance checks, sending rules, DLP detectors, SMTP recipients, CSR checks, messenger token
   // (filled in by h18b with the test files that exercise each)
 };

@@ -110,8 +110,11 @@ export async function closeOutboundConnections(): Promise<void> {
   await Promise.allSettled(all.map((a) => a.close()));
 }
 
-/** net/tls `lookup` that resolves once, refuses the whole answer if any address is not allowed. */
-function checkedLookup(resolve: HostResolver, policy: AddressPolicy): LookupFunction {
+/**
+ * net/tls `lookup` that resolves once, refuses the whole answer if any address is not allowed.
+ * Exported for its tests: which address family a socket asks for is up to the socket.
+ */
+export function checkedLookup(resolve: HostResolver, policy: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then((addresses) => {
       if (addresses.length === 0) throw new RefusedTarget(`${hostname} has no address`);

@@ -151,3 +151,72 @@ describe("splitTxt", () => {
     expect(Buffer.concat(chunks).toString()).toBe(given);
   });
 });
+
+// Exact answers, so a changed path, message or boundary shows: what the API puts in `details`.
+describe("validateRecord: exact problems and boundaries", () => {
+  const errorsOf = (given: RecordInput) => {
+    const r = validateRecord(given, ZONE);
+    return r.ok ? [] : r.errors;
+  };
+
+  it("a name of 253 characters is taken, of 254 refused", () => {
+    const name253 = ["a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(61)].join(".");
+    expect(name253).toHaveLength(253);
+    expect(validateRecord({ type: "A", name: name253, data: "192.0.2.1" }, ZONE)).toEqual({ ok: true, record: { type: "A", name: name253, data: "192.0.2.1", priority: null, ttl: 3600 } });
+    expect(errorsOf({ type: "A", name: `${name253}e`, data: "192.0.2.1" })).toEqual([{ path: "body.name", message: "must be at most 253 characters" }]);
+  });
+
+  it("an unknown type names every type", () => {
+    expect(errorsOf({ type: "PTR", name: "x", data: "y" })).toEqual([{ path: "body.type", message: "must be one of A, AAAA, TXT, MX, CNAME, NS, SRV, CAA" }]);
+  });
+
+  it("missing and null are the same for priority (required on MX) and ttl (the default)", () => {
+    expect(errorsOf({ type: "MX", name: "@", data: "mx.example.test", priority: null })).toEqual([{ path: "body.priority", message: "is required for MX records" }]);
+    expect(errorsOf({ type: "MX", name: "@", data: "mx.example.test" })).toEqual([{ path: "body.priority", message: "is required for MX records" }]);
+    expect(validateRecord({ type: "A", name: "n", data: "192.0.2.1", ttl: null }, ZONE)).toEqual({ ok: true, record: { type: "A", name: "n", data: "192.0.2.1", priority: null, ttl: 3600 } });
+  });
+
+  it("empty data is missing data", () => {
+    expect(errorsOf({ type: "TXT", name: "x", data: "" })).toEqual([{ path: "body.data", message: "is required" }]);
+  });
+
+  it("an SRV name must start with _service._proto; a missing one is only missing", () => {
+    expect(errorsOf({ type: "SRV", data: "10 5 5060 sip.example.test" })).toEqual([{ path: "body.name", message: "is required" }]);
+    expect(errorsOf({ type: "SRV", name: "www._sip._tcp", data: "10 5 5060 sip.example.test" })).toEqual([
+      { path: "body.name", message: "an SRV name must start with _service._proto, like _sip._tcp" },
+    ]);
+    expect(errorsOf({ type: "SRV", name: "_sip.tcp", data: "10 5 5060 sip.example.test" })).toHaveLength(1);
+  });
+});
+
+describe("checkNameConflicts: against several records at the name", () => {
+  const A1 = { type: "A" as const, data: "192.0.2.1", priority: null };
+  const A2 = { type: "A" as const, data: "192.0.2.2", priority: null };
+  const TXT = { type: "TXT" as const, data: "192.0.2.1", priority: null };
+  const CNAME = { type: "CNAME" as const, data: "t.test", priority: null };
+  const MX10 = { type: "MX" as const, data: "mx.example.test", priority: 10 };
+
+  it("other types at the apex are fine", () => {
+    expect(checkNameConflicts({ ...A1, name: "@" }, [], ZONE)).toEqual([]);
+  });
+
+  it("a CNAME beside a CNAME among others is named as such", () => {
+    expect(checkNameConflicts({ ...CNAME, name: "www" }, [A1, CNAME], ZONE)).toEqual([
+      { path: "body.name", message: "www already has a CNAME; a CNAME must stand alone at its name" },
+    ]);
+    expect(checkNameConflicts({ ...CNAME, name: "www" }, [A1, TXT], ZONE)).toEqual([
+      { path: "body.name", message: "www already has other records; a CNAME must stand alone at its name" },
+    ]);
+  });
+
+  it("nothing joins a CNAME, wherever it is in the list", () => {
+    expect(checkNameConflicts({ ...A2, name: "www" }, [TXT, CNAME], ZONE)).toEqual([{ path: "body.name", message: "www has a CNAME, which must stand alone at its name" }]);
+  });
+
+  it("an identical record among others is refused; same data under another type or priority is not identical", () => {
+    expect(checkNameConflicts({ ...A1, name: "www" }, [A2, A1], ZONE)).toEqual([{ path: "body.data", message: "an identical A record already exists at www" }]);
+    expect(checkNameConflicts({ ...A2, name: "www" }, [A1, TXT], ZONE)).toEqual([]);
+    expect(checkNameConflicts({ ...TXT, name: "www" }, [A1], ZONE)).toEqual([]);
+    expect(checkNameConflicts({ ...MX10, name: "@" }, [{ ...MX10, priority: 20 }], ZONE)).toEqual([]);
+  });
+});
