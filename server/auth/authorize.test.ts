@@ -56,6 +56,7 @@ describe("authorize: authentication", () => {
     ["no header", null, "missing Authorization header; send Authorization: Bearer platform_sk_...", REALM],
     ["another scheme", "Basic dXNlcjpwYXNz", "Authorization must be Bearer platform_sk_...", REALM],
     ["a scheme that only starts with Bearer", "Bearerish platform_sk_x", "Authorization must be Bearer platform_sk_...", REALM],
+    ["Bearer later in the header", "Token Bearer platform_sk_x", "Authorization must be Bearer platform_sk_...", REALM],
     ["Bearer and nothing", "Bearer", "Authorization must be Bearer platform_sk_...", `${REALM}, error="invalid_token", error_description="Authorization must be Bearer platform_sk_..."`],
     ["a lowercase bearer with a malformed key", "bearer not-a-key", "malformed API key; keys look like platform_sk_...", `${REALM}, error="invalid_token", error_description="malformed API key; keys look like platform_sk_..."`],
     ["an unknown key", `Bearer platform_sk_${"B".repeat(32)}`, "unknown API key", `${REALM}, error="invalid_token", error_description="unknown API key"`],
