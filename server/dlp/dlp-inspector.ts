@@ -41,7 +41,7 @@ export class DlpScannerInspector implements DlpInspector {
 
   /** Every message goes to the pool at once: it runs as many side by side as it has threads. */
   private async inspectMany(projectId: string, contents: OutgoingContent[], deadline?: number): Promise<DlpVerdict[]> {
-    const policy = this.deps.repository.policy(projectId);
+    const policy = await this.deps.repository.policy(projectId);
     if (!policy || policy.mode === "off") return contents.map(() => ({ mode: "off", findings: [], warnings: [] }));
     const options = { types: policy.types, ocr: policy.ocr.enabled, limits: this.deps.limits, deadline };
     const results = await Promise.all(contents.map((content) => this.deps.pool.scan(content, options)));
@@ -64,7 +64,7 @@ export class DlpScannerInspector implements DlpInspector {
     db.exec("SAVEPOINT dlp_record");
     try {
       for (const finding of findings) {
-        this.deps.repository.insert(db, projectId, newId("dlp"), createdAt, finding, context);
+        this.deps.repository.insert({ kind: "sqlite", db }, projectId, newId("dlp"), createdAt, finding, context);
         this.deps.events.emit(projectId, "mail.dlp", { messageId: context.messageId, action: context.action, from: context.from, to: context.to, finding });
       }
       db.exec("RELEASE dlp_record");

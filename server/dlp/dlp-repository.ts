@@ -1,6 +1,6 @@
 // The storage boundary of the DLP area: the policy a project's sends are scanned under, and the
 // DLP log the API serves (decisions S2, S3).
-import type { DatabaseSync } from "node:sqlite";
+import type { Tx } from "../db/tx.ts";
 import type { DlpFinding, DlpMode, DlpRecordContext, DlpType } from "./dlp-port.ts";
 
 export interface DlpPolicy {
@@ -22,8 +22,8 @@ export interface DlpEvent {
 
 export interface DlpRepository {
   /** Undefined for an unknown project. */
-  policy(projectId: string): DlpPolicy | undefined;
-  /** Synchronous: runs on the caller's connection, inside its transaction. */
-  insert(db: DatabaseSync, projectId: string, id: string, createdAt: string, finding: DlpFinding, context: DlpRecordContext): void;
-  list(projectId: string, page: { limit: number; offset: number; since?: string }): { events: DlpEvent[]; total: number };
+  policy(projectId: string): Promise<DlpPolicy | undefined>;
+  /** Joins the caller's transaction (server/db/tx.ts): synchronous on SQLite, awaited on PostgreSQL. */
+  insert(tx: Tx, projectId: string, id: string, createdAt: string, finding: DlpFinding, context: DlpRecordContext): void | Promise<void>;
+  list(projectId: string, page: { limit: number; offset: number; since?: string }): Promise<{ events: DlpEvent[]; total: number }>;
 }

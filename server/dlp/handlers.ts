@@ -7,7 +7,7 @@ import type { DlpRepository } from "./dlp-repository.ts";
 export function dlpHandlers(deps: { dlp: DlpRepository }): Pick<MailSendingHandlers<AuthContext>, "getMailPolicy" | "listDlpEvents"> {
   return {
     async getMailPolicy({ auth }) {
-      const policy = deps.dlp.policy(auth.projectId);
+      const policy = await deps.dlp.policy(auth.projectId);
       if (!policy) throw notFound(`project ${auth.projectId}`);
       return policy;
     },
@@ -17,7 +17,7 @@ export function dlpHandlers(deps: { dlp: DlpRepository }): Pick<MailSendingHandl
       const offset = query.offset ?? 0;
       // Stored times are ISO strings of one form, so "strictly after" compares as text.
       const since = query.since ? new Date(query.since).toISOString() : undefined;
-      const { events, total } = deps.dlp.list(auth.projectId, { limit, offset, since });
+      const { events, total } = await deps.dlp.list(auth.projectId, { limit, offset, since });
       return { events, total, offset, limit, hasMore: offset + events.length < total };
     },
   };

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { prepare } from "../db/statements.ts";
+import type { Tx } from "../db/tx.ts";
 import type { DlpFinding, DlpMode, DlpRecordContext, DlpType } from "./dlp-port.ts";
 import type { DlpEvent, DlpPolicy, DlpRepository } from "./dlp-repository.ts";
 import { ALL_TYPES, ATTACHMENT_TYPES, OCR_TYPES } from "./policy-types.ts";
@@ -33,7 +34,7 @@ export class SqliteDlpRepository implements DlpRepository {
     this.db = db;
   }
 
-  policy(projectId: string): DlpPolicy | undefined {
+  async policy(projectId: string): Promise<DlpPolicy | undefined> {
     const row = prepare(this.db, "SELECT dlp_mode, dlp_ocr, dlp_types FROM projects WHERE id = ?").get(projectId) as PolicyRow | undefined;
     if (!row) return undefined;
     const ocr = row.dlp_ocr === 1;
@@ -45,13 +46,14 @@ export class SqliteDlpRepository implements DlpRepository {
     };
   }
 
-  insert(db: DatabaseSync, projectId: string, id: string, createdAt: string, finding: DlpFinding, c: DlpRecordContext): void {
-    prepare(db, "INSERT INTO dlp_events (id, project_id, created_at, action, message_id, from_addr, to_addr, finding) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
+  insert(tx: Tx, projectId: string, id: string, createdAt: string, finding: DlpFinding, c: DlpRecordContext): void {
+    if (tx.kind !== "sqlite") throw new Error("the SQLite DLP log was handed a PostgreSQL transaction");
+    prepare(tx.db, "INSERT INTO dlp_events (id, project_id, created_at, action, message_id, from_addr, to_addr, finding) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
       id, projectId, createdAt, c.action, c.messageId, c.from, c.to, JSON.stringify(finding),
     );
   }
 
-  list(projectId: string, page: { limit: number; offset: number; since?: string }): { events: DlpEvent[]; total: number } {
+  async list(projectId: string, page: { limit: number; offset: number; since?: string }): Promise<{ events: DlpEvent[]; total: number }> {
     const since = page.since ?? "";
     const total = (prepare(this.db, "SELECT count(*) AS n FROM dlp_events WHERE project_id = ? AND created_at > ?").get(projectId, since) as { n: number }).n;
     const rows = prepare(this.db, "SELECT * FROM dlp_events WHERE project_id = ? AND created_at > ? ORDER BY seq DESC LIMIT ? OFFSET ?").all(projectId, since, page.limit, page.offset) as unknown as EventRow[];

@@ -5,7 +5,7 @@ export const missingOnPostgres: readonly string[] = [
   "mail sending (the relay and dispatch job handlers, tracking, unsubscribe and feedback on PgSentMessageRepository/PgMessageOutcomes)",
   "certificates",
   "messenger (bots)",
-  "dlp (policy log)",
+  "dlp (the inspector's record(db, ...) joining the send transaction as a Tx)",
   "the PostgreSQL wiring of services.ts, the worker in platform.ts and the console",
 ];
 

@@ -12,6 +12,7 @@ import { eventPgMigrations } from "../../events/postgres-migrations.ts";
 import { jobPgMigrations } from "../../jobs/postgres-migrations.ts";
 import { mailSendingPgMigrations } from "../../mail-sending/postgres-migrations.ts";
 import { mailboxMessagePgMigrations } from "../../mailbox-reading/postgres-migrations.ts";
+import { dlpPgMigrations } from "../../dlp/postgres-migrations.ts";
 import { connectPostgres, type Pg, type PgOptions } from "./pg.ts";
 
 export interface PgMigration {
@@ -122,6 +123,7 @@ export const pgMigrations: PgMigration[] = [
   ...eventPgMigrations,
   ...mailSendingPgMigrations,
   ...mailboxMessagePgMigrations,
+  ...dlpPgMigrations,
 ];
 
 // Any constant every instance agrees on ("plat" in ASCII).
