@@ -6,17 +6,39 @@ import { stopOcr } from "./extract/ocr.ts";
 import { ALL_TYPES } from "./policy-types.ts";
 import { scanMessage } from "./scanner.ts";
 import { encryptedCorpus, negatives, positives, textCorpus, type Sample } from "./test/corpus.ts";
+import * as doc from "./test/documents.ts";
 import { renderPngs } from "./test/images.ts";
 
+// Pictures: three values of each type, attached as PNG or inside a docx, xlsx, pptx or PDF
+// (rotating), and hard negatives both ways. The OCR model is English (the only one shipped as an
+// npm package here), so values written in Cyrillic or with Azerbaijani letters (ə, ı, ş, ğ...) are
+// left out of pictures: in an image they are not read (server/dlp/README.md says so).
+const englishOcr = (lines: string[]) => !/[^\x00-\x7f№]/.test(lines.join(""));
+const holders = ["docx", "xlsx", "pptx", "pdf"] as const;
+
+async function holding(kind: (typeof holders)[number], name: string, png: Buffer): Promise<[string, Buffer, string]> {
+  switch (kind) {
+    case "docx":
+      return [`${name}.docx`, await doc.docx(["Scan attached below."], undefined, [png]), "word/media/image1.png"];
+    case "xlsx":
+      return [`${name}.xlsx`, await doc.xlsx([["note"], ["see the picture"]], [png]), "xl/media/image1.png"];
+    case "pptx":
+      return [`${name}.pptx`, await doc.pptx(["Screenshot"], [png]), "ppt/media/image1.png"];
+    case "pdf":
+      return [`${name}.pdf`, await doc.pdf(["Scanned page"], { pictures: [png] }), "page-1/image-1.png"];
+  }
+}
+
 async function imageCorpus(): Promise<Sample[]> {
-  const picks = Object.entries(positives).flatMap(([type, values]) => values.slice(0, 2).map((lines) => ({ type, lines })));
-  const negs = negatives.slice(0, 8).map((lines) => ({ type: "", lines }));
+  const picks = Object.entries(positives).flatMap(([type, values]) => values.filter(englishOcr).slice(0, 3).map((lines) => ({ type, lines })));
+  const negs = negatives.filter(englishOcr).slice(0, 12).map((lines) => ({ type: "", lines }));
   const all = [...picks, ...negs];
   const pngs = await renderPngs(all.map((p) => p.lines));
-  return all.map((p, i) => ({
-    name: `${p.type || "negative"} in image ${i}`,
-    content: { subject: "Photo", attachments: [{ filename: `photo-${i}.png`, content: pngs[i] }] },
-    expected: p.type ? [`${p.type} ocr:photo-${i}.png`] : [],
+  return Promise.all(all.map(async (p, i) => {
+    const label = `${p.type || "negative"} in image ${i}`;
+    if (i % 3 === 0) return { name: label, content: { subject: "Photo", attachments: [{ filename: `photo-${i}.png`, content: pngs[i] }] }, expected: p.type ? [`${p.type} ocr:photo-${i}.png`] : [] };
+    const [filename, content, inner] = await holding(holders[i % holders.length], `scan-${i}`, pngs[i]);
+    return { name: `${label} inside ${filename}`, content: { subject: "Scan", attachments: [{ filename, content }] }, expected: p.type ? [`${p.type} ocr:${filename}/${inner}`] : [] };
   }));
 }
 

@@ -7,7 +7,7 @@ import { csvText } from "./extract/csv.ts";
 import { htmlText } from "./extract/html.ts";
 import { Budget, defaultLimits, type ScanLimits, Uninspectable } from "./extract/limits.ts";
 import { ocrText } from "./extract/ocr.ts";
-import { officeText } from "./extract/office.ts";
+import { officeText, type OfficeText } from "./extract/office.ts";
 import { sniff } from "./extract/sniff.ts";
 import { openZip } from "./extract/zip.ts";
 import { FindingCollector } from "./findings.ts";
@@ -63,13 +63,13 @@ class MessageScan {
         case "html":
           return this.text(where, htmlText(buf.toString("utf8")));
         case "pdf":
-          return this.document(where, await officeText(buf, this.budget, "pdf"));
+          return await this.document(path, await officeText(buf, this.budget, "pdf", this.ocr), pdfPicturePath);
         case "zip":
           return await this.zip(path, buf, depth);
         case "png":
         case "jpeg":
           if (!this.ocr) return;
-          return this.text(`ocr:${path}`, await ocrText(buf, this.budget.limits.ocrTimeoutMs, this.budget.limits.maxImagePixels));
+          return await this.image(`ocr:${path}`, buf);
         case "cfb":
           // Encrypted OOXML is an OLE container holding an "EncryptedPackage" stream.
           throw new Uninspectable(buf.includes(Buffer.from("EncryptedPackage", "utf16le")) ? "password-protected document" : "not inspected: legacy binary Office format");
@@ -82,9 +82,27 @@ class MessageScan {
     }
   }
 
-  private document(where: string, doc: { text: string; unread?: string }): void {
+  /** A document's text, then (OCR on) its pictures, each at `ocr:<document path>/<picture's inner path>`. */
+  private async document(path: string, doc: OfficeText, inner: (name: string) => string): Promise<void> {
+    const where = `attachment:${path}`;
     this.text(where, doc.text);
     if (doc.unread) this.collector.uninspectable(where, doc.unread);
+    if (!this.ocr) return;
+    for (const code of doc.unreadImages) this.collector.uninspectable(`ocr:${path}`, `not inspected: a picture of the document could not be read (${code})`);
+    for (const picture of doc.images) await this.image(`ocr:${path}/${inner(picture.name)}`, picture.data);
+  }
+
+  /** OCR of one picture within its own time limit and what is left of the message's budget. */
+  private async image(where: string, buf: Buffer): Promise<void> {
+    if (this.budget.expired()) return this.collector.uninspectable(where, this.budget.spent);
+    const { ocrTimeoutMs, maxImagePixels } = this.budget.limits;
+    const left = this.budget.msLeft();
+    try {
+      this.text(where, await ocrText(buf, Math.min(ocrTimeoutMs, left), maxImagePixels, left < ocrTimeoutMs ? this.budget.spent : undefined));
+    } catch (error) {
+      if (!(error instanceof Uninspectable)) throw error;
+      this.collector.uninspectable(where, error.reason);
+    }
   }
 
   private async zip(path: string, buf: Buffer, depth: number): Promise<void> {
@@ -94,10 +112,12 @@ class MessageScan {
       if (names.has("[Content_Types].xml") || names.has("mimetype")) {
         // An office package: its parts are read by officeparser within the same allowance.
         for (const item of zip.items) if (item.encrypted) throw new Uninspectable("password-protected document");
-        const doc = await officeText(buf, this.budget, "office");
+        const doc = await officeText(buf, this.budget, "office", this.ocr);
         // Spreadsheets come out as tab-separated rows: label each cell with its column's header.
         if (names.has("xl/workbook.xml") || /^[^\n]*\t/.test(doc.text)) doc.text = csvText(doc.text);
-        return this.document(`attachment:${path}`, doc);
+        // officeparser names a picture by its file name: give it back its part's path in the package.
+        const media = zip.items.map((i) => i.path).filter((p) => /(?:^|\/)media\//.test(p));
+        return await this.document(path, doc, (name) => media.find((p) => p.endsWith(`/${name}`)) ?? name);
       }
       if (depth + 1 > this.budget.limits.maxDepth) throw new Uninspectable(`not inspected: archives nested deeper than ${this.budget.limits.maxDepth}`);
       for (const item of zip.items) {
@@ -125,6 +145,9 @@ class MessageScan {
     }
   }
 }
+
+/** officeparser's `pdf_image_p3_2.png` (page 3, second picture) as `page-3/image-2.png`. */
+const pdfPicturePath = (name: string) => name.replace(/^pdf_image_p(\d+)_(\d+)\.(\w+)$/, "page-$1/image-$2.$3");
 
 export async function scanMessage(content: OutgoingContent, options: ScanOptions = {}): Promise<ScanResult> {
   const scan = new MessageScan(options);

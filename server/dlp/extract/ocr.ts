@@ -30,14 +30,15 @@ export function imagePixels(buf: Buffer): number | undefined {
   return undefined;
 }
 
-export async function ocrText(buf: Buffer, timeoutMs: number, maxPixels: number): Promise<string> {
+/** `late`: the reason given when `timeoutMs` runs out (it may be what is left of the message's budget). */
+export async function ocrText(buf: Buffer, timeoutMs: number, maxPixels: number, late = `not inspected: OCR took longer than ${timeoutMs / 1000} s`): Promise<string> {
   const pixels = imagePixels(buf);
   if (pixels === undefined) throw new Uninspectable("not inspected: unreadable image");
   if (pixels > maxPixels) throw new Uninspectable(`not inspected: image of ${Math.round(pixels / 1e6)} megapixels, more than ${Math.round(maxPixels / 1e6)}`);
   const w = await worker();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Uninspectable(`not inspected: OCR took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+    timer = setTimeout(() => reject(new Uninspectable(late)), timeoutMs);
   });
   try {
     const result = await Promise.race([w.recognize(buf), timeout]);

@@ -8,15 +8,23 @@ export interface OfficeText {
   text: string;
   /** Parts not read (PDF pages past the limit). */
   unread?: string;
+  /** PNG and JPEG pictures of the document (embedded media, PDF page images), when asked for. */
+  images: { name: string; data: Buffer }[];
+  /** Pictures that could not be taken out of the document (officeparser's warning codes). */
+  unreadImages: string[];
 }
 
-export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "pdf"): Promise<OfficeText> {
+const imageFailures = /^(?:ATTACHMENT_EXTRACTION_FAILED|IMAGE_EXTRACTION_FAILED|IMAGE_PROCESSING_FAILED)$/;
+
+/** `images`: also take out the document's pictures (for OCR); officeparser counts their bytes against the same allowance. */
+export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "pdf", images = false): Promise<OfficeText> {
   const { maxPdfPages, maxEntries } = budget.limits;
   const signal = AbortSignal.timeout(Math.max(1, budget.msLeft()));
   try {
     const ast = await parseOffice(buf, {
       abortSignal: signal,
       ignorePageGeometry: true,
+      extractAttachments: images,
       decompressionLimits: { maxUncompressedBytes: Math.max(1, budget.bytesLeft()), maxZipEntries: maxEntries },
       pdfParserConfig: { pageRange: `1-${maxPdfPages}`, extractTextColor: false, maxTimeMs: Math.min(30_000, budget.msLeft()) },
     });
@@ -25,7 +33,13 @@ export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "
     const pages = (ast.metadata as { pages?: number }).pages;
     const unread = kind === "pdf" && pages && pages > maxPdfPages ? `not inspected: pages ${maxPdfPages + 1} to ${pages} (limit ${maxPdfPages} pages)` : undefined;
     const cut = ast.warnings?.find((w) => /LIMIT_EXCEEDED/.test(String(w.code)));
-    return { text, unread: unread ?? (cut ? `not inspected: part of the document (${cut.code})` : undefined) };
+    const pictures = (ast.attachments ?? []).filter((a) => a.type === "image" && /^image\/(?:png|jpeg)$/.test(a.mimeType));
+    return {
+      text,
+      unread: unread ?? (cut ? `not inspected: part of the document (${cut.code})` : undefined),
+      images: pictures.map((a) => ({ name: a.name, data: Buffer.from(a.data, "base64") })),
+      unreadImages: (ast.warnings ?? []).map((w) => String(w.code)).filter((c) => imageFailures.test(c)),
+    };
   } catch (error) {
     const code = (error as { officeIssue?: { code?: string } }).officeIssue?.code;
     if (code === "PASSWORD_REQUIRED" || code === "PASSWORD_INCORRECT") throw new Uninspectable(kind === "pdf" ? "password-protected PDF" : "password-protected document");

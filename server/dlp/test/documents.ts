@@ -2,15 +2,17 @@
 // jszip), including the encrypted forms the scanner must report: a ZipCrypto zip entry, a PDF
 // under the standard security handler, and an OLE container holding an EncryptedPackage.
 import { crc32 } from "node:zlib";
-import { Document, Packer, Paragraph, Header, TextRun } from "docx";
+import { Document, ImageRun, Packer, Paragraph, Header, TextRun } from "docx";
 import JSZip from "jszip";
 import { PDFDocument, PDFName, PDFHexString, StandardFonts } from "pdf-lib";
 
-export async function docx(lines: string[], header?: string): Promise<Buffer> {
+/** `pictures`: PNGs placed after the text, as a pasted screenshot or scan would be (word/media/). */
+export async function docx(lines: string[], header?: string, pictures: Buffer[] = []): Promise<Buffer> {
+  const images = pictures.map((data) => new Paragraph({ children: [new ImageRun({ type: "png", data, transformation: { width: 450, height: 100 } })] }));
   const doc = new Document({
     sections: [{
       headers: header ? { default: new Header({ children: [new Paragraph({ children: [new TextRun(header)] })] }) } : undefined,
-      children: lines.map((l) => new Paragraph(l)),
+      children: [...lines.map((l) => new Paragraph(l)), ...images],
     }],
   });
   return Packer.toBuffer(doc);
@@ -18,10 +20,11 @@ export async function docx(lines: string[], header?: string): Promise<Buffer> {
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** A workbook with one sheet of inline-string cells. */
-export async function xlsx(rows: string[][]): Promise<Buffer> {
+/** A workbook with one sheet of inline-string cells; `pictures` go to xl/media/. */
+export async function xlsx(rows: string[][], pictures: Buffer[] = []): Promise<Buffer> {
   const zip = new JSZip();
-  zip.file("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`);
+  pictures.forEach((data, i) => zip.file(`xl/media/image${i + 1}.png`, data));
+  zip.file("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="png" ContentType="image/png"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`);
   zip.file("_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`);
   zip.file("xl/workbook.xml", `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`);
   zip.file("xl/_rels/workbook.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`);
@@ -31,13 +34,14 @@ export async function xlsx(rows: string[][]): Promise<Buffer> {
   return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
 }
 
-/** A presentation with one slide holding one text box per line. */
-export async function pptx(lines: string[]): Promise<Buffer> {
+/** A presentation with one slide holding one text box per line; `pictures` go to ppt/media/. */
+export async function pptx(lines: string[], pictures: Buffer[] = []): Promise<Buffer> {
   const zip = new JSZip();
+  pictures.forEach((data, i) => zip.file(`ppt/media/image${i + 1}.png`, data));
   const p = "http://schemas.openxmlformats.org/presentationml/2006/main";
   const a = "http://schemas.openxmlformats.org/drawingml/2006/main";
   const r = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-  zip.file("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/><Override PartName="/ppt/slides/slide1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/></Types>`);
+  zip.file("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="png" ContentType="image/png"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/><Override PartName="/ppt/slides/slide1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/></Types>`);
   zip.file("_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`);
   zip.file("ppt/presentation.xml", `<?xml version="1.0" encoding="UTF-8"?><p:presentation xmlns:p="${p}" xmlns:a="${a}" xmlns:r="${r}"><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst><p:sldSz cx="9144000" cy="6858000"/></p:presentation>`);
   zip.file("ppt/_rels/presentation.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`);
@@ -51,12 +55,17 @@ export function winAnsi(s: string): string {
   return s.replace(/[əƏşŞğĞıİ]/g, (c) => ({ ə: "e", Ə: "E", ş: "s", Ş: "S", ğ: "g", Ğ: "G", ı: "i", İ: "I" })[c] ?? c);
 }
 
-export async function pdf(lines: string[], options: { pages?: number; encrypt?: boolean } = {}): Promise<Buffer> {
+/** `pictures`: PNGs drawn on the first page below the text, as a scanned form would hold them. */
+export async function pdf(lines: string[], options: { pages?: number; encrypt?: boolean; pictures?: Buffer[] } = {}): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let p = 0; p < (options.pages ?? 1); p++) {
     const page = doc.addPage();
     lines.forEach((l, i) => page.drawText(winAnsi(l), { x: 40, y: 780 - i * 16, size: 10, font }));
+  }
+  for (const [i, data] of (options.pictures ?? []).entries()) {
+    const image = await doc.embedPng(data);
+    doc.getPage(0).drawImage(image, { x: 40, y: 600 - i * 160, width: image.width / 2, height: image.height / 2 });
   }
   if (options.encrypt) {
     // The standard security handler (RC4, revision 2) with owner and user hashes that no empty
