@@ -60,4 +60,13 @@ describe("DLP limits on hostile input", () => {
       { type: "card", masked: "4111 **** **** 1111", where: "attachment:dump.csv", full: false, mass: true, count: 5000 },
     ]);
   });
+
+  it("reads a JSON file's values under their keys, and a JSON nested past the stack as raw text", async () => {
+    const json = JSON.stringify({ customer: { note: "CONFIDENTIAL\nterms", passport: "C01234567" }, card: 4111111111111111 });
+    const r = await scanMessage({ attachments: [{ filename: "record.json", content: Buffer.from(json) }] });
+    expect(where(r)).toEqual(["confidential attachment:record.json CONFIDENTIAL", "passport attachment:record.json C0*****67", "card attachment:record.json 4111 **** **** 1111"]);
+    const deep = `${"[".repeat(200_000)}"4111 1111 1111 1111"${"]".repeat(200_000)}`;
+    const d = await scanMessage({ attachments: [{ filename: "deep.json", content: Buffer.from(deep) }] });
+    expect(where(d)).toEqual(["card attachment:deep.json 4111 **** **** 1111"]);
+  });
 });

@@ -5,6 +5,7 @@ import type { DlpFinding, DlpType, OutgoingContent } from "./dlp-port.ts";
 import { detect, TEXT_TYPES } from "./detectors/index.ts";
 import { csvText } from "./extract/csv.ts";
 import { htmlText } from "./extract/html.ts";
+import { jsonText } from "./extract/json.ts";
 import { Budget, defaultLimits, type ScanLimits, Uninspectable } from "./extract/limits.ts";
 import { ocrText } from "./extract/ocr.ts";
 import { officeText, type OfficeText } from "./extract/office.ts";
@@ -62,6 +63,10 @@ class MessageScan {
           return this.text(where, csvText(buf.toString("utf8")));
         case "html":
           return this.text(where, htmlText(buf.toString("utf8")));
+        case "json": {
+          const raw = buf.toString("utf8");
+          return this.text(where, jsonText(raw) ?? raw);
+        }
         case "pdf":
           return await this.document(path, await officeText(buf, this.budget, "pdf", this.ocr), pdfPicturePath);
         case "zip":

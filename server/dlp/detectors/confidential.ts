@@ -14,7 +14,7 @@
 import { match, type Match } from "./detector.ts";
 
 const phrases = [
-  "strictly confidential", "highly confidential", "private (?:and|&) confidential", "proprietary (?:and|&) confidential",
+  "strictly confidential", "highly confidential", "(?:strictly )?private (?:and|&) confidential", "proprietary (?:and|&) confidential",
   "confidential", "(?:for )?internal use only", "restricted", "top secret", "do not (?:distribute|forward|disclose)", "not for (?:distribution|disclosure)",
   "ciddi m[əe]xf[iİı]", "m[əe]xf[iİı]", "konf[iİı]densial", "xidm[əe]ti istifad[əe] üçün", "yalnız daxili istifad[əe] üçün", "kommersiya sirri",
   "строго конфиденциально", "конфиденциально", "конфиденциальная информация", "для служебного пользования", "коммерческая тайна", "совершенно секретно", "секретно",

@@ -2,12 +2,12 @@
 // label within 40 characters before it (its line or the line above): passport, pasport, паспорт,
 // "travel document", "passport no"; the value is 6 to 10 capital letters and digits with at least
 // 5 digits and at most 4 letters (AA1234567, C01234567, 123456789, C01X00T47), or the Russian
-// series-and-number forms (45 10 123456, 72 1234567). Without a label: the document number of a
+// series-and-number forms (45 10 123456, 45 10 номер 123456, 72 1234567). Without a label: the document number of a
 // machine-readable passport line (ICAO 9303 TD3 line 2), whose check digit must hold.
 import { labelled, match, type Match } from "./detector.ts";
 import { maskMiddle } from "./fin.ts";
 
-const candidate = /(?<![\p{L}\d_+-]|[+\d][ -])(\d{2} ?\d{2} ?\d{6}|\d{2} \d{7}|[A-Z0-9]{6,10})(?![\p{L}\d_]|[ -]\d)/gu;
+const candidate = /(?<![\p{L}\d_+-]|[+\d][ -])(\d{2} ?\d{2} (?:номер|№|N|nömrə) ?\d{6}|\d{2} ?\d{2} ?\d{6}|\d{2} \d{7}|[A-Z0-9]{6,10})(?![\p{L}\d_]|[ -]\d)/gu;
 const label = /(?:pass?port|pasport|паспорт|travel\s+document|passeport|reisepass)/iu;
 const mrz = /(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MFX<])(\d{6})(\d)([A-Z0-9<]{14})([\d<])(\d)(?![A-Z0-9<])/g;
 
@@ -31,7 +31,7 @@ export function detectPassports(text: string): Match[] {
   }
   for (const m of text.matchAll(candidate)) {
     const raw = m[1];
-    const value = raw.replace(/ /g, "");
+    const value = raw.replace(/[^0-9A-Z]/g, "");
     const digits = value.replace(/\D/g, "").length;
     const letters = value.length - digits;
     if (digits < 5 || letters > 4) continue;

@@ -1,5 +1,5 @@
 // What an attachment is, from its bytes first (a renamed file is still what it is), then its name.
-export type FileKind = "zip" | "pdf" | "png" | "jpeg" | "cfb" | "html" | "csv" | "text" | "binary";
+export type FileKind = "zip" | "pdf" | "png" | "jpeg" | "cfb" | "html" | "csv" | "json" | "text" | "binary";
 
 const ext = (name: string) => name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? "";
 
@@ -23,5 +23,6 @@ export function sniff(buf: Buffer, filename: string, contentType = ""): FileKind
   if (!isText(buf)) return "binary";
   if (e === "html" || e === "htm" || /html/i.test(contentType) || /^\s*(?:<!doctype html|<html)/i.test(buf.subarray(0, 512).toString("utf8"))) return "html";
   if (e === "csv" || /csv/i.test(contentType)) return "csv";
+  if (e === "json" || /json/i.test(contentType) || /^\s*[{[]/.test(buf.subarray(0, 64).toString("utf8"))) return "json";
   return "text";
 }

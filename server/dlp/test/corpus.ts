@@ -77,6 +77,7 @@ export const positives: Record<Exclude<DlpType, "encrypted">, Lines[]> = {
     ["Guest passport AZE 12345678"],
     ["Passport: C09876543, issued 2021"],
     ["Travel document number: P7654321"],
+    ["Паспорт серия 45 12 номер 654321"],
   ],
   voen: [
     ["VÖEN: 1401555071"],
@@ -107,6 +108,7 @@ export const positives: Record<Exclude<DlpType, "encrypted">, Lines[]> = {
     ["Classification: Internal use only", "Roadmap 2027"],
     ["Yalnız daxili istifadə üçün", "Büdcə layihəsi"],
     ["Private and Confidential", "Dear Mr. Aliyev,"],
+    ["Strictly Private & Confidential", "Salary review 2027"],
   ],
 };
 
@@ -134,6 +136,9 @@ export const negatives: Lines[] = [
   ["Əlaqə telefonu: 050 123 45 67, VÖEN sahəsi boşdur"],
   ["Commit 3f2a9c1d7e4b8a6f0c5d2e1b9a8f7c6d5e4b3a21 fixed the password reset flow"],
   ["ISBN 978-3-16-148410-0, page 1234567890"],
+  ["Serial number SN 5555 5555 5555 4445, warranty until 12/27"],
+  ["CONFIDENTIALITY NOTICE: this e-mail may contain privileged information"],
+  ["Meeting ID: 845 1234 5678, passcode: 123456"],
 ];
 
 const places = ["subject", "text", "html", "txt", "csv", "json", "docx", "xlsx", "pptx", "pdf", "zip"] as const;
@@ -193,8 +198,8 @@ export async function textCorpus(): Promise<Sample[]> {
     for (let i = 0; i < count; i++) {
       const lines = values[i % values.length];
       const where = places[i % places.length];
-      // Standard PDF fonts cannot write Cyrillic: that value goes to the next place instead.
-      const target = where === "pdf" && /[\u0400-\u04ff]/.test(lines.join("")) ? "docx" : where;
+      // Standard PDF fonts cannot write Cyrillic or №: that value goes to a docx instead.
+      const target = where === "pdf" && /[\u0400-\u04ff\u2116]/.test(lines.join("")) ? "docx" : where;
       const { content, at } = await place(target, lines, n++);
       samples.push({ name: `${type} #${i % values.length} in ${target}`, content, expected: [`${type} ${at}`] });
     }
