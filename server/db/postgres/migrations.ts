@@ -13,6 +13,7 @@ import { jobPgMigrations } from "../../jobs/postgres-migrations.ts";
 import { mailSendingPgMigrations } from "../../mail-sending/postgres-migrations.ts";
 import { mailboxMessagePgMigrations } from "../../mailbox-reading/postgres-migrations.ts";
 import { dlpPgMigrations } from "../../dlp/postgres-migrations.ts";
+import { certificatePgMigrations } from "../../certificates/postgres-migrations.ts";
 import { connectPostgres, type Pg, type PgOptions } from "./pg.ts";
 
 export interface PgMigration {
@@ -124,6 +125,7 @@ export const pgMigrations: PgMigration[] = [
   ...mailSendingPgMigrations,
   ...mailboxMessagePgMigrations,
   ...dlpPgMigrations,
+  ...certificatePgMigrations,
 ];
 
 // Any constant every instance agrees on ("plat" in ASCII).
