@@ -52,6 +52,7 @@ export const webhookSignatureConformance: Check = {
     const urlPattern = (op.body?.schema as any)?.properties?.url?.pattern ?? "";
     const receiver = await startReceiver(cfg.protocol ?? (String(urlPattern).includes("https") ? "https" : "http"));
     const findings: Finding[] = [];
+    let unjudged: string | undefined;
     try {
       const url = cfg.receiverUrl ?? receiver.url;
       const body = { ...(base.body as object), url, ...("events" in ((op.body?.schema as any)?.properties ?? {}) ? { events: [cfg.trigger.event] } : {}) };
@@ -80,6 +81,7 @@ export const webhookSignatureConformance: Check = {
           payload = undefined;
         }
         const verdict = validate(spec.schema, payload);
+        if (verdict.unvalidated) unjudged = `webhook payload schema: ${verdict.unvalidated}`;
         if (!verdict.valid) findings.push({ title: "Webhook payload violates schema", message: verdict.errors.join("; "), expected: "the contract's webhook schema", got: delivery.body.slice(0, 200), request: fired.request });
       }
       const log = cfg.deliveries ? ctx.operation(cfg.deliveries) : undefined;
@@ -93,7 +95,8 @@ export const webhookSignatureConformance: Check = {
           findings.push({ title: "Delivery log lacks the signed body", message: `${log.id} holds no delivery whose payload equals the signed body`, expected: delivery.body.slice(0, 120), got: ex.response.text.slice(0, 200), request: ex.request, status: ex.response.status });
         }
       }
-      return findings;
+      // No finding, but the payload was never checked: not a pass.
+      return !findings.length && unjudged ? { unvalidated: unjudged } : findings;
     } finally {
       await receiver.close();
     }

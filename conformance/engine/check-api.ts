@@ -46,6 +46,18 @@ export interface CheckContext {
   flushCleanup(owner?: string): Promise<void>;
 }
 
+/**
+ * The check would have judged, but a schema it needs cannot be compiled (validator.ts): neither a
+ * pass nor a failure. The (operation, check) pair is reported "unvalidated" with the reason.
+ */
+export interface Unvalidated {
+  unvalidated: string;
+}
+
+export function isUnvalidated(x: unknown): x is Unvalidated {
+  return Boolean(x && typeof x === "object" && !Array.isArray(x) && typeof (x as Unvalidated).unvalidated === "string");
+}
+
 export interface Check {
   name: string;
   title: string;
@@ -61,8 +73,8 @@ export interface Check {
    * Schemathesis' "all responses were 4xx".
    */
   strictOnly?: boolean;
-  response?(ctx: CheckContext, ex: Exchange): Finding[] | null;
+  response?(ctx: CheckContext, ex: Exchange): Finding[] | Unvalidated | null;
   /** runs once per operation after every phase, on what the run saw of it */
   final?(ctx: CheckContext, op: Operation, seen: { cases: number; statuses: Map<number, number> }): Finding[] | null;
-  probe?(ctx: CheckContext, op: Operation): Promise<Finding[] | null>;
+  probe?(ctx: CheckContext, op: Operation): Promise<Finding[] | Unvalidated | null>;
 }

@@ -24,6 +24,11 @@ export class Ledger {
    */
   notices: string[] = [];
   coverage = new Map<string, OperationCoverage>();
+  /**
+   * operation -> check -> why it could not judge (a schema ajv cannot compile). Such a pair is
+   * never counted as passed, even if other responses of the operation passed the same check.
+   */
+  unvalidated = new Map<string, Map<string, string>>();
   requests = 0;
   /** responses to the normal credentials, and how many of them were 401/403 */
   authenticated = { responses: 0, refused: 0 };
@@ -68,6 +73,12 @@ export class Ledger {
     if (!this.notices.includes(text)) this.notices.push(text);
   }
 
+  unvalidate(operation: string, check: string, reason: string) {
+    let byCheck = this.unvalidated.get(operation);
+    if (!byCheck) this.unvalidated.set(operation, (byCheck = new Map()));
+    if (!byCheck.has(check)) byCheck.set(check, reason);
+  }
+
   /** Records a failure unless the same check already reported one on the operation. */
   failure(f: Failure): boolean {
     this.outcome(f.operation, f.check, false);
@@ -77,15 +88,20 @@ export class Ledger {
   }
 
   /** `passed` and `failed` count (operation, check) pairs: a pair fails if it ever failed. */
-  totals(): { passed: number; failed: number } {
+  totals(): { passed: number; failed: number; unvalidated: number } {
     let passed = 0;
     let failed = 0;
-    for (const byCheck of this.outcomes.values()) {
-      for (const o of byCheck.values()) {
+    let unvalidated = 0;
+    for (const [op, byCheck] of this.outcomes) {
+      for (const [check, o] of byCheck) {
         if (o.failed) failed++;
+        else if (this.unvalidated.get(op)?.has(check)) unvalidated++;
         else passed++;
       }
     }
-    return { passed, failed };
+    for (const [op, byCheck] of this.unvalidated) {
+      for (const check of byCheck.keys()) if (!this.outcomes.get(op)?.has(check)) unvalidated++;
+    }
+    return { passed, failed, unvalidated };
   }
 }

@@ -3,7 +3,8 @@
 // response checks and recording outcomes in the ledger.
 import { allChecks } from "../checks/index.ts";
 import { caseField, caseIsValid, positiveCaseArb } from "./case-arbitrary.ts";
-import type { Check, CheckContext } from "./check-api.ts";
+import { isUnvalidated, type Check, type CheckContext } from "./check-api.ts";
+import { unknownFormats, unvalidatedSchemas } from "./validator.ts";
 import fc from "fast-check";
 import { loadConfig, valuesFor, type ConformanceConfig } from "./config.ts";
 import { createContext } from "./context.ts";
@@ -90,6 +91,10 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       if (only && check.name !== only) continue;
       const findings = check.response!(ctx, ex);
       if (findings === null) continue;
+      if (isUnvalidated(findings)) {
+        if (!only) ledger.unvalidate(ex.operation.id, check.name, findings.unvalidated);
+        continue;
+      }
       if (!only) ledger.outcome(ex.operation.id, check.name, findings.length === 0);
       if (findings.length) out.set(check.name, findings);
     }
@@ -125,6 +130,10 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       if (!check.probe || (check.phase ?? "coverage") !== phase || stop()) continue;
       const findings = await check.probe(ctx, op);
       if (findings === null) continue;
+      if (isUnvalidated(findings)) {
+        ledger.unvalidate(op.id, check.name, findings.unvalidated);
+        continue;
+      }
       if (!findings.length) ledger.outcome(op.id, check.name, true);
       for (const f of findings) report(check.name, fakeExchange(op, phase), [f]);
     }
@@ -196,6 +205,11 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     }
     const authNotice = ledger.authNotice();
     if (authNotice) ledger.notice(authNotice);
+    // What the contract asks that the suite could not honour, by JSON pointer: never silent.
+    for (const w of contract.warnings) ledger.notice(`contract ${w.pointer}: ${w.message}`);
+    for (const s of unvalidatedSchemas()) ledger.notice(`schema ${s.pointer} cannot be compiled (${s.message}): nothing was validated against it, and the checks that need it report "unvalidated"`);
+    const formats = unknownFormats();
+    if (formats.length) ledger.notice(`formats the suite does not check (values of these are judged by type only): ${formats.join(", ")}`);
   } finally {
     await hooks.afterAll?.();
     client.close();

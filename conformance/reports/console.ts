@@ -35,10 +35,13 @@ export function renderWarnings(result: RunResult): string {
   return [
     ...result.ledger.notices.map((n) => `WARNING ${n}`),
     ...result.ledger.warnings.map((w) => `WARNING ${w.check} ${w.operation}: ${w.message} (fails under --strict-coverage)`),
+    ...[...result.ledger.unvalidated].flatMap(([op, byCheck]) => [...byCheck].map(([check, reason]) => `WARNING unvalidated ${check} ${op}: not judged, ${reason}`)),
   ].join("\n");
 }
 
 export function summaryLine(result: RunResult): string {
-  const { passed, failed } = result.ledger.totals();
-  return `${passed} passed, ${failed} failed`;
+  const { passed, failed, unvalidated } = result.ledger.totals();
+  // "unvalidated": pairs whose check could not judge because a schema cannot be compiled; never
+  // counted as passed. Only printed when there are some, so the usual line stays as CI parses it.
+  return `${passed} passed, ${failed} failed${unvalidated ? `, ${unvalidated} unvalidated` : ""}`;
 }

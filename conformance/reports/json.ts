@@ -3,7 +3,7 @@ import { documentedStatuses } from "../engine/response-spec.ts";
 import type { RunResult } from "../engine/runner.ts";
 
 export function jsonReport(result: RunResult, meta: { spec: string; baseUrl: string }) {
-  const { passed, failed } = result.ledger.totals();
+  const { passed, failed, unvalidated } = result.ledger.totals();
   return {
     tool: "platform-conformance",
     spec: meta.spec,
@@ -12,10 +12,12 @@ export function jsonReport(result: RunResult, meta: { spec: string; baseUrl: str
     durationMs: result.durationMs,
     requests: result.ledger.requests,
     checks: result.checks,
-    summary: { passed, failed },
+    summary: { passed, failed, unvalidated },
     failures: result.ledger.failures,
     /** what the run could not do (values it could not generate, media types it cannot send...) */
     warnings: result.ledger.notices,
+    /** (operation, check) pairs not judged because a schema they need cannot be compiled, and why */
+    unvalidated: [...result.ledger.unvalidated].flatMap(([operationId, byCheck]) => [...byCheck].map(([check, reason]) => ({ operationId, check, reason }))),
     coverage: [...result.ledger.coverage.values()].map((c) => ({
       operationId: c.operation.id,
       method: c.operation.method,

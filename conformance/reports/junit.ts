@@ -6,15 +6,29 @@ import { esc } from "./escape.ts";
 
 export function junitReport(result: RunResult): string {
   const suites: string[] = [];
-  const { passed, failed } = result.ledger.totals();
-  for (const [op, byCheck] of result.ledger.outcomes) {
-    const cases = [...byCheck].map(([check, o]) => {
+  const { passed, failed, unvalidated } = result.ledger.totals();
+  const operations = new Set([...result.ledger.outcomes.keys(), ...result.ledger.unvalidated.keys()]);
+  for (const op of operations) {
+    const byCheck = result.ledger.outcomes.get(op) ?? new Map();
+    const notJudged = result.ledger.unvalidated.get(op) ?? new Map<string, string>();
+    const checks = new Set([...byCheck.keys(), ...notJudged.keys()]);
+    let fails = 0;
+    let skips = 0;
+    const cases = [...checks].map((check) => {
+      const o = byCheck.get(check);
       const f = result.ledger.failures.find((x) => x.operation === op && x.check === check);
-      const body = o.failed && f ? `<failure message="${esc(f.title)}" type="${esc(check)}">${esc(`${f.message}\nexpected: ${f.expected ?? ""}\ngot: ${f.got ?? ""}\n${f.request.url.startsWith("http") ? toCurl(f.request) : ""}\nseed: ${f.seed}`)}</failure>` : "";
+      let body = "";
+      if (o?.failed && f) {
+        fails++;
+        body = `<failure message="${esc(f.title)}" type="${esc(check)}">${esc(`${f.message}\nexpected: ${f.expected ?? ""}\ngot: ${f.got ?? ""}\n${f.request.url.startsWith("http") ? toCurl(f.request) : ""}\nseed: ${f.seed}`)}</failure>`;
+      } else if (notJudged.has(check)) {
+        // A check that could not judge is skipped, never passed (validator.ts, "unvalidated").
+        skips++;
+        body = `<skipped message="${esc(`unvalidated: ${notJudged.get(check)}`)}"/>`;
+      }
       return `    <testcase classname="${esc(op)}" name="${esc(check)}">${body}</testcase>`;
     });
-    const fails = [...byCheck.values()].filter((o) => o.failed).length;
-    suites.push(`  <testsuite name="${esc(op)}" tests="${byCheck.size}" failures="${fails}">\n${cases.join("\n")}\n  </testsuite>`);
+    suites.push(`  <testsuite name="${esc(op)}" tests="${checks.size}" failures="${fails}" skipped="${skips}">\n${cases.join("\n")}\n  </testsuite>`);
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="platform-conformance" tests="${passed + failed}" failures="${failed}" time="${(result.durationMs / 1000).toFixed(3)}">\n${suites.join("\n")}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="platform-conformance" tests="${passed + failed + unvalidated}" failures="${failed}" skipped="${unvalidated}" time="${(result.durationMs / 1000).toFixed(3)}">\n${suites.join("\n")}\n</testsuites>\n`;
 }
