@@ -60,6 +60,25 @@ function makeAjv(coerce: boolean) {
   ajv.addFormat("byte", /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
   ajv.addFormat("binary", true);
   ajv.addFormat("password", true);
+  // Common formats of the OpenAPI Format Registry and of public contracts (Stripe's `unix-time`
+  // and `decimal`, OpenAI's `unixtime`), so they are checked, not reported as unknown.
+  for (const [name, bits, signed] of [["int8", 8, true], ["int16", 16, true], ["uint8", 8, false], ["uint16", 16, false], ["uint32", 32, false], ["uint64", 64, false]] as const) {
+    const min = signed ? -(2 ** (bits - 1)) : 0;
+    const max = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+    ajv.addFormat(name, { type: "number", validate: (n: number) => Number.isInteger(n) && n >= min && n <= max });
+  }
+  for (const name of ["unix-time", "unixtime"]) ajv.addFormat(name, { type: "number", validate: (n: number) => Number.isFinite(n) });
+  for (const name of ["decimal", "decimal128"]) ajv.addFormat(name, /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/);
+  ajv.addFormat("char", { type: "string", validate: (v: string) => [...v].length === 1 });
+  ajv.addFormat("base64url", /^[A-Za-z0-9_-]*={0,2}$/);
+  ajv.addFormat("http-date", { type: "string", validate: (v: string) => !Number.isNaN(Date.parse(v)) });
+  ajv.addFormat("date-time-local", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?$/);
+  ajv.addFormat("time-local", /^\d{2}:\d{2}:\d{2}(?:\.\d+)?$/);
+  ajv.addFormat("idn-email", /^[^\s@]+@[^\s@]+$/);
+  ajv.addFormat("idn-hostname", /^[^\s./]+(?:\.[^\s./]+)*\.?$/u);
+  ajv.addFormat("iri", /^[a-z][a-z0-9+.-]*:[^\s]*$/i);
+  ajv.addFormat("iri-reference", /^[^\s]*$/);
+  for (const name of ["commonmark", "html", "media-range", "sf-string", "sf-token"]) ajv.addFormat(name, true);
   return ajv;
 }
 
