@@ -4,7 +4,7 @@
 export const missingOnPostgres: readonly string[] = [
   "mail sending (the relay and dispatch job handlers, tracking, unsubscribe and feedback on PgSentMessageRepository/PgMessageOutcomes)",
   "certificates (handlers, jobs, local CA and ACME callers on PgCertificateRepository: its reads are promises, job writes take the client)",
-  "messenger (bots)",
+  "messenger (handlers, forwarding and link callers on PgBotRepository: its methods are promises, `then` gets the add's client)",
   "dlp (the inspector's record(db, ...) joining the send transaction as a Tx)",
   "the PostgreSQL wiring of services.ts, the worker in platform.ts and the console",
 ];

@@ -14,6 +14,7 @@ import { mailSendingPgMigrations } from "../../mail-sending/postgres-migrations.
 import { mailboxMessagePgMigrations } from "../../mailbox-reading/postgres-migrations.ts";
 import { dlpPgMigrations } from "../../dlp/postgres-migrations.ts";
 import { certificatePgMigrations } from "../../certificates/postgres-migrations.ts";
+import { messengerPgMigrations } from "../../messenger/postgres-migrations.ts";
 import { connectPostgres, type Pg, type PgOptions } from "./pg.ts";
 
 export interface PgMigration {
@@ -126,6 +127,7 @@ export const pgMigrations: PgMigration[] = [
   ...mailboxMessagePgMigrations,
   ...dlpPgMigrations,
   ...certificatePgMigrations,
+  ...messengerPgMigrations,
 ];
 
 // Any constant every instance agrees on ("plat" in ASCII).

@@ -15,6 +15,8 @@ const postgresOnly: Record<string, string[] | "table"> = {
   // Each mailbox's last uid: the next one is one UPDATE on this row, whose lock orders two
   // instances storing into one mailbox (SQLite's single writer takes MAX(uid) + 1).
   mailbox_message_counts: ["last_uid"],
+  // The order of links created in one millisecond, where SQLite orders by rowid.
+  bot_links: ["seq"],
 };
 
 describe("schema parity between SQLite and PostgreSQL", () => {

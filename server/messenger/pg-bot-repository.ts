@@ -1,0 +1,182 @@
+// Messenger bots, presets and creation links on PostgreSQL (decision P1): sqlite-bot-repository.ts's
+// behaviour, checked by the shared suite in bot-repository.contract.ts. Adding a bot counts the cap
+// under the project's bots lock (db/postgres/capped-insert.ts) and leaves uniqueness of the bot to
+// the UNIQUE constraint, so the same bot added on two instances at once (in one project or two)
+// is added once and the other answer is "duplicate"; the creation link and the `then` work
+// (enqueueing a job through the add's client) commit with it.
+import { CapReachedError } from "../db/capped-insert.ts";
+import { insertWithinCap } from "../db/postgres/capped-insert.ts";
+import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
+import { newId, nowIso } from "../ids.ts";
+import type { AddBotResult, BotRecord, LinkRecord, NewBot, PresetRecord } from "./bot-repository.ts";
+
+interface BotRow {
+  id: string;
+  project_id: string;
+  bot_id: number;
+  username: string;
+  name: string;
+  note: string | null;
+  token_enc: string;
+  hook_id: string | null;
+  hook_secret_enc: string | null;
+  forward_url: string | null;
+  forward_error_at: number | null;
+  forward_error: string | null;
+  created_at: string;
+}
+
+interface PresetRow {
+  id: string;
+  name: string;
+  forward_url: string | null;
+  commands: string | null;
+  description: string | null;
+  short_description: string | null;
+}
+
+interface LinkRow {
+  id: string;
+  project_id: string;
+  suggested_username: string;
+  name: string;
+  preset_id: string | null;
+  expires_at: number;
+  telegram_user_id: number | null;
+  bot: string | null;
+}
+
+const toBot = (r: BotRow): BotRecord => ({
+  id: r.id, projectId: r.project_id, botId: r.bot_id, username: r.username, name: r.name, note: r.note, tokenSealed: r.token_enc,
+  hookId: r.hook_id, hookSecretSealed: r.hook_secret_enc, forwardUrl: r.forward_url, forwardErrorAt: r.forward_error_at,
+  forwardError: r.forward_error, createdAt: r.created_at,
+});
+
+const toPreset = (r: PresetRow): PresetRecord => {
+  const profile = { ...(r.description !== null ? { description: r.description } : {}), ...(r.short_description !== null ? { shortDescription: r.short_description } : {}) };
+  return {
+    id: r.id, name: r.name, forwardUrl: r.forward_url, shared: false,
+    ...(r.commands !== null ? { commands: JSON.parse(r.commands) } : {}),
+    ...(Object.keys(profile).length ? { profile } : {}),
+  };
+};
+
+const toLink = (r: LinkRow): LinkRecord => ({
+  id: r.id, projectId: r.project_id, suggestedUsername: r.suggested_username, name: r.name, presetId: r.preset_id,
+  expiresAt: r.expires_at, telegramUserId: r.telegram_user_id, bot: r.bot,
+});
+
+const LINK_COLUMNS = "id, project_id, suggested_username, name, preset_id, expires_at, telegram_user_id, bot";
+const uniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";
+
+/** SQLite's lower(): ASCII letters only. */
+const asciiLower = (sql: string) => `translate(${sql}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
+
+export class PgBotRepository {
+  private readonly db: Pg;
+  constructor(db: Pg) {
+    this.db = db;
+  }
+
+  /** Cap and uniqueness checked in the insert's transaction; `consumeLink` and `then` join it. */
+  async add(bot: NewBot, cap: number, options: { consumeLink?: string; then?: (c: Queryable, bot: BotRecord) => Promise<unknown> } = {}): Promise<AddBotResult> {
+    try {
+      return await insertWithinCap(this.db, `bots:${bot.projectId}`, cap,
+        async (c) => {
+          // A bot already here (in any project) is a duplicate before it is over the cap, as on SQLite.
+          if ((await c.query("SELECT 1 FROM bots WHERE bot_id = $1", [bot.botId])).rowCount) return -1;
+          return (await rows<{ n: number }>(c, "SELECT COUNT(*) AS n FROM bots WHERE project_id = $1", [bot.projectId]))[0].n;
+        },
+        async (c): Promise<AddBotResult> => {
+          const [row] = await rows<BotRow>(c, "INSERT INTO bots (id, project_id, bot_id, username, name, note, token_enc, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *",
+            [newId("bot"), bot.projectId, bot.botId, bot.username, bot.name, bot.note, bot.tokenSealed, nowIso()]);
+          const added = toBot(row);
+          if (options.consumeLink) await c.query("UPDATE bot_links SET bot = $1 WHERE id = $2", [added.id, options.consumeLink]);
+          await options.then?.(c, added);
+          return { ok: true, bot: added };
+        });
+    } catch (error) {
+      if (error instanceof CapReachedError) return { ok: false, reason: "limit_reached" };
+      if (uniqueViolation(error)) return { ok: false, reason: "duplicate" };
+      throw error;
+    }
+  }
+
+  /** Forwarded updates of the bot still waiting in the queue. */
+  async pendingForwards(id: string): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'messenger.forward' AND payload::jsonb ->> 'bot' = $1", [id]);
+    return row.n;
+  }
+
+  async list(projectId: string): Promise<BotRecord[]> {
+    return (await this.db.query<BotRow>("SELECT * FROM bots WHERE project_id = $1 ORDER BY created_at, id", [projectId])).map(toBot);
+  }
+
+  async get(projectId: string, id: string): Promise<BotRecord | undefined> {
+    const [row] = await this.db.query<BotRow>("SELECT * FROM bots WHERE project_id = $1 AND id = $2", [projectId, id]);
+    return row && toBot(row);
+  }
+
+  async byId(id: string): Promise<BotRecord | undefined> {
+    const [row] = await this.db.query<BotRow>("SELECT * FROM bots WHERE id = $1", [id]);
+    return row && toBot(row);
+  }
+
+  async byHookId(hookId: string): Promise<BotRecord | undefined> {
+    const [row] = await this.db.query<BotRow>("SELECT * FROM bots WHERE hook_id = $1", [hookId]);
+    return row && toBot(row);
+  }
+
+  async setForwarding(id: string, f: { hookId: string; hookSecretSealed: string; forwardUrl: string }): Promise<void> {
+    await this.db.query("UPDATE bots SET hook_id = $1, hook_secret_enc = $2, forward_url = $3 WHERE id = $4", [f.hookId, f.hookSecretSealed, f.forwardUrl, id]);
+  }
+
+  async recordForwardError(id: string, at: number | null, error: string | null): Promise<void> {
+    await this.db.query("UPDATE bots SET forward_error_at = $1, forward_error = $2 WHERE id = $3", [at, error, id]);
+  }
+
+  async listPresets(projectId: string): Promise<PresetRecord[]> {
+    return (await this.db.query<PresetRow>("SELECT * FROM bot_presets WHERE project_id = $1 ORDER BY created_at, id", [projectId])).map(toPreset);
+  }
+
+  async getPreset(projectId: string, id: string): Promise<PresetRecord | undefined> {
+    const [row] = await this.db.query<PresetRow>("SELECT * FROM bot_presets WHERE project_id = $1 AND id = $2", [projectId, id]);
+    return row && toPreset(row);
+  }
+
+  async createPreset(projectId: string, p: Omit<PresetRecord, "id" | "shared">): Promise<PresetRecord> {
+    const [row] = await this.db.query<PresetRow>(
+      "INSERT INTO bot_presets (id, project_id, name, forward_url, commands, description, short_description, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *",
+      [newId("pre"), projectId, p.name, p.forwardUrl, p.commands ? JSON.stringify(p.commands) : null, p.profile?.description ?? null, p.profile?.shortDescription ?? null, nowIso()]);
+    return toPreset(row);
+  }
+
+  async deletePreset(projectId: string, id: string): Promise<boolean> {
+    return ((await this.db.pool.query("DELETE FROM bot_presets WHERE project_id = $1 AND id = $2", [projectId, id])).rowCount ?? 0) > 0;
+  }
+
+  async createLink(l: Omit<LinkRecord, "telegramUserId" | "bot">): Promise<void> {
+    await this.db.query("INSERT INTO bot_links (id, project_id, suggested_username, name, preset_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      [l.id, l.projectId, l.suggestedUsername, l.name, l.presetId, l.expiresAt, nowIso()]);
+  }
+
+  async getLink(id: string): Promise<LinkRecord | undefined> {
+    const [row] = await this.db.query<LinkRow>(`SELECT ${LINK_COLUMNS} FROM bot_links WHERE id = $1`, [id]);
+    return row && toLink(row);
+  }
+
+  async bindLinkUser(id: string, telegramUserId: number): Promise<void> {
+    await this.db.query("UPDATE bot_links SET telegram_user_id = $1 WHERE id = $2 AND bot IS NULL", [telegramUserId, id]);
+  }
+
+  /** The newest unconsumed, unexpired link bound to this user, else one suggesting this username. */
+  async pendingLinkFor(telegramUserId: number, username: string, now: number): Promise<LinkRecord | undefined> {
+    const [bound] = await this.db.query<LinkRow>(
+      `SELECT ${LINK_COLUMNS} FROM bot_links WHERE telegram_user_id = $1 AND bot IS NULL AND expires_at > $2 ORDER BY created_at DESC, seq DESC LIMIT 1`, [telegramUserId, now]);
+    if (bound) return toLink(bound);
+    const [suggested] = await this.db.query<LinkRow>(
+      `SELECT ${LINK_COLUMNS} FROM bot_links WHERE ${asciiLower("suggested_username")} = ${asciiLower("$1")} AND telegram_user_id IS NULL AND bot IS NULL AND expires_at > $2
+       ORDER BY created_at DESC, seq DESC LIMIT 1`, [username, now]);
+    return suggested && toLink(suggested);
+  }
+}
