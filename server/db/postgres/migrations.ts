@@ -60,7 +60,10 @@ export const pgMigrations: PgMigration[] = [
         PRIMARY KEY (key_id, period)
       );
       -- The rate limit's windows (decision L1), shared by every instance: one row per key.
-      CREATE TABLE rate_windows (
+      -- UNLOGGED: a hit writes no WAL, so its commit waits for no disk; a crash of the database
+      -- server empties the table, which starts every key's window afresh, as a restart of the
+      -- single SQLite process does with its in-memory windows.
+      CREATE UNLOGGED TABLE rate_windows (
         key TEXT PRIMARY KEY,
         window_start BIGINT NOT NULL,
         count INTEGER NOT NULL
