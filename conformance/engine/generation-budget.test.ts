@@ -39,6 +39,18 @@ describe("patterns with long lengths", () => {
   });
 });
 
+describe("unique arrays", () => {
+  it("are generated when the items have enough values", () => {
+    const schema = { type: "array", uniqueItems: true, minItems: 3, maxItems: 5, items: { enum: ["a", "b", "c", "d", "e"] } };
+    for (const v of fc.sample(arbitraryFor(schema), { seed: 1, numRuns: 30 })) expect(validate(schema, v).valid).toBe(true);
+  });
+
+  it("end within the budget when they cannot be (two values, three items), naming the pointer", () => {
+    const schema = { type: "array", uniqueItems: true, minItems: 3, items: { type: "boolean" } };
+    expect(() => fc.sample(arbitraryFor(schema, { pointer: "#/x" }), { seed: 1, numRuns: 1 })).toThrow(new GenerationBudgetExceeded("#/x/uniqueItems", 500));
+  });
+});
+
 describe("the generation budget", () => {
   // A pattern that allows 3 characters under a minLength of 10: nothing satisfies both.
   const impossible = { type: "string", pattern: "^[a-f]{3}$", minLength: 10 };

@@ -171,7 +171,13 @@ function arrayArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<u
   const minLength = s.minItems ?? 0;
   const maxLength = Math.min(s.maxItems ?? minLength + 3, minLength + 3);
   const items = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(s.items ?? {}, at(opts, "items"), depth + 1);
-  if (s.uniqueItems) return fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) });
+  if (s.uniqueItems) {
+    // Not fc.uniqueArray: it draws until it has minLength distinct items, forever when the items
+    // have fewer values (an enum of two under minItems 3). Duplicates are dropped instead, within
+    // the generation budget.
+    const distinct = (a: unknown[]) => [...new Map(a.map((v) => [JSON.stringify(v), v])).values()].slice(0, maxLength);
+    return budgetedFilter(fc.array(items, { minLength, maxLength: maxLength + 3 }).map(distinct), (a) => a.length >= minLength, `${opts.pointer ?? "#"}/uniqueItems`);
+  }
   return fc.array(items, { minLength, maxLength });
 }
 
