@@ -78,7 +78,7 @@ function place(scheme: any, cred: Credential, out: AuthPlacement): void {
 /** The Cookie header value for the placement's cookies, joined to one already set. */
 export function cookieHeader(existing: string | undefined, cookies: [string, string][]): string | undefined {
   if (!cookies.length) return existing;
-  const added = cookies.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; ");
+  const added = cookies.map(([k, v]) => `${k}=${encodeURIComponent(v.toWellFormed())}`).join("; ");
   return existing ? `${existing}; ${added}` : added;
 }
 

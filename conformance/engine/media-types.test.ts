@@ -92,7 +92,9 @@ describe("application/x-www-form-urlencoded", () => {
 
 describe("multipart/form-data", () => {
   it("sends files for binary properties with the encoding's Content-Type, fields as text", async () => {
-    const { body, contentType } = encodeMultipart({ file: "PNGDATA", purpose: "assistants", chunk: 3, tags: ["a", "b"], meta: { x: 1 } }, { type: "object", properties: { ...uploadSchema.properties, tags: { type: "array", items: { type: "string" } }, meta: { type: "object" } } }, { file: { contentType: "image/png" } });
+    const value = { file: "PNGDATA", purpose: "assistants", chunk: 3, tags: ["a", "b"], one: ["x"], repeated: ["a", "b"], meta: { x: 1 }, json: { y: [2] } };
+    const schema = { type: "object", properties: { ...uploadSchema.properties, tags: { type: "array", items: { type: "string" } }, meta: { type: "object" } } };
+    const { body, contentType } = encodeMultipart(value, schema, { file: { contentType: "image/png" }, repeated: { style: "form" }, json: { contentType: "application/json" } });
     expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
     const form = await parsed(body, contentType);
     const file = form.get("file") as File;
@@ -101,8 +103,13 @@ describe("multipart/form-data", () => {
     expect(await file.text()).toBe("PNGDATA");
     expect(form.get("purpose")).toBe("assistants");
     expect(form.get("chunk")).toBe("3");
-    expect(form.getAll("tags")).toEqual(["a", "b"]);
-    expect(form.get("meta")).toBe('{"x":1}');
+    // arrays as name[] (one item is still an array to a qs-style reader), objects as name[key],
+    // unless encoding says style form (repeated name) or a JSON part
+    expect(form.getAll("tags[]")).toEqual(["a", "b"]);
+    expect(form.getAll("one[]")).toEqual(["x"]);
+    expect(form.getAll("repeated")).toEqual(["a", "b"]);
+    expect(form.get("meta[x]")).toBe("1");
+    expect(form.get("json")).toBe('{"y":[2]}');
   });
 });
 

@@ -97,7 +97,8 @@ function deepPairs(prefix: string, v: unknown, out: [string, string][]): void {
 
 /** encodeURIComponent, with the characters it leaves alone that form parsers treat specially escaped too. */
 function formEscape(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  // A lone surrogate (fast-check draws them) has no UTF-8 form: encodeURIComponent throws on it.
+  return encodeURIComponent(s.toWellFormed()).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** Whether a property is a file: `format: binary` (3.0), `contentMediaType` or base64 content (3.1). */
@@ -127,9 +128,22 @@ export function encodeMultipart(value: unknown, schema: JsonSchema | undefined, 
     for (const [name, v] of Object.entries(value)) {
       if (v === undefined || v === null) continue; // as in forms: no null, the part is absent
       const prop = props[name];
-      // An array of files or of primitives is several parts with the same name.
-      if (Array.isArray(v) && !(encoding[name]?.contentType ?? "").includes("json")) for (const item of v) add(name, item, prop?.items);
-      else add(name, v, prop);
+      const enc = encoding[name];
+      const asJson = (enc?.contentType ?? "").includes("json");
+      if (asJson || v === null || typeof v !== "object") add(name, v, prop);
+      else if (Array.isArray(v)) {
+        // An explicit `style: form` repeats the name (OpenAPI's reading); otherwise `name[]`, the
+        // convention OpenAI's and Stripe's docs use (`-F "timestamp_granularities[]=word"`) and that
+        // Prism and qs-style parsers read as an array even with one item, which a repeated name is not.
+        const partName = enc?.style === "form" ? name : `${name}[]`;
+        for (const item of v) if (item !== null && item !== undefined) add(partName, item, prop?.items);
+      } else {
+        // Objects as `name[key]` parts (`-F expires_after[anchor]=created_at`), unless `encoding`
+        // declares a JSON part.
+        const pairs: [string, string][] = [];
+        deepPairs(name, v, pairs);
+        for (const [k, text] of pairs) add(k, text, undefined);
+      }
     }
   } else if (value !== undefined) {
     // Not an object (a negative case): a single unnamed-looking part the server must refuse.
@@ -147,13 +161,11 @@ function quoted(s: string): string {
  * Validity of such a body is judged on that, with the schema's types coerced as for parameters,
  * so a mutation that only exists in JSON (the number 12345 for a string) is not called negative.
  */
-export function asReceivedText(value: unknown, kind: BodyKind, depth = 0): unknown {
-  // Multipart parts holding objects are JSON parts: the server parses them with their types.
-  if (kind === "multipart" && depth > 0 && value !== null && typeof value === "object" && !Array.isArray(value)) return value;
+export function asReceivedText(value: unknown): unknown {
   if (value === null || value === undefined) return "";
-  if (Array.isArray(value)) return value.map((v) => asReceivedText(v, kind, depth + 1));
+  if (Array.isArray(value)) return value.map(asReceivedText);
   // Null properties are not sent (see encodeForm), so the server sees them absent.
-  if (typeof value === "object") return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, asReceivedText(v, kind, depth + 1)]));
+  if (typeof value === "object") return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, asReceivedText(v)]));
   return String(value);
 }
 
@@ -162,6 +174,6 @@ export function validBody(mediaType: string, schema: JsonSchema, value: unknown)
   const kind = bodyKind(mediaType);
   if (kind !== "form" && kind !== "multipart") return validate(schema, value);
   // validateParam coerces text to the schema's types (ajv coerceTypes "array"), as servers do.
-  const valid = validateParam(schema, asReceivedText(value, kind) as string);
+  const valid = validateParam(schema, asReceivedText(value) as string);
   return { valid, errors: valid ? [] : [`as ${mediaType} the server reads a value its schema refuses`] };
 }

@@ -18,7 +18,7 @@ function scalar(v: unknown): string {
 function pathSegment(value: unknown): string {
   const text = Array.isArray(value) ? value.map(scalar).join(",") : scalar(value);
   // URL parsing would collapse "." and ".." segments and send the request to another route.
-  return encodeURIComponent(text).replace(/\./g, (dot) => (/^\.+$/.test(text) ? "%2E" : dot));
+  return encodeURIComponent(text.toWellFormed()).replace(/\./g, (dot) => (/^\.+$/.test(text) ? "%2E" : dot));
 }
 
 /** Credentials the security scheme puts in the query or a cookie (auth.ts), beside the headers. */
