@@ -117,7 +117,7 @@ export async function benchmarkRelay(messages = 400) {
 
     // Baseline: the same composed messages through nodemailer's pool, DKIM-signed with the same key.
     const domain = (await p.services.mailDomains.getByName(t.projectId, t.domain))!;
-    const raws = await Promise.all(ids.map(async (id) => ({ id, raw: await composeMessage(p.services.sentMessages.getForRelay(id)!) })));
+    const raws = await Promise.all(ids.map(async (id) => ({ id, raw: await composeMessage((await p.services.sentMessages.getForRelay(id))!) })));
     const transport = nodemailer.createTransport({
       pool: true, maxConnections: 4, host: "127.0.0.1", port: sink.port, name: "relay.bench.test", tls: { rejectUnauthorized: false },
       dkim: { domainName: domain.name, keySelector: domain.dkimSelector, privateKey: domain.dkimPrivateKey, headerFieldNames: SIGNED_HEADERS },

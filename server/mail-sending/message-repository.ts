@@ -3,6 +3,11 @@
 // called inside one (a job handler's `write`), so a state change, its history entry, its
 // suppression rows, its events and its follow-up jobs commit together or not at all.
 
+import type { Tx } from "../db/tx.ts";
+
+/** Synchronous on SQLite, a promise on PostgreSQL: callers that serve both await it. */
+export type MaybePromise<T> = T | Promise<T>;
+
 export const MESSAGE_STATUSES = ["sent", "delivered", "bounced", "soft_bounced", "complained", "delayed", "scheduled", "suppressed", "failed", "canceled"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export type MailStream = "transactional" | "marketing";
@@ -115,29 +120,35 @@ export interface FunnelCounts {
 /** The send side: accept, schedule, cancel, read. */
 export interface SentMessageRepository {
   accept(request: AcceptRequest): AcceptResult;
-  /** A scheduled message whose time came: scheduled -> sent (or suppressed), race-free against cancel. */
-  dispatchScheduled(id: string, relayName: string): DispatchResult;
+  /**
+   * A scheduled message whose time came: scheduled -> sent (or suppressed), race-free against
+   * cancel. `tx`: the dispatch job's transaction it joins (server/db/tx.ts).
+   */
+  dispatchScheduled(id: string, relayName: string, tx?: Tx): MaybePromise<DispatchResult>;
   cancel(projectId: string, id: string): CancelResult;
   list(projectId: string, filter: { limit: number; offset: number; status?: MessageStatus; campaign?: string }): MessageSummary[];
   detail(projectId: string, id: string): MessageDetail | undefined;
   funnel(projectId: string, since: number, campaign?: string): FunnelCounts;
   /** The relay's view: everything needed to compose and deliver. */
-  getForRelay(id: string): StoredMessage | undefined;
+  getForRelay(id: string): MaybePromise<StoredMessage | undefined>;
 }
 
-/** What the relay reports back. */
+/**
+ * What the relay reports back, in the relay job's write: `tx` is the worker's transaction the
+ * change joins (server/db/tx.ts); without it the change commits on its own.
+ */
 export interface DeliveryOutcomes {
   /** sent|delayed -> delivered, with `mail.delivered`; `reply` is the recipient server's answer. */
-  markDelivered(id: string, reply: string): boolean;
+  markDelivered(id: string, reply: string, tx?: Tx): MaybePromise<boolean>;
   /**
    * Smarthost mode: its 250 is a relay durably accepting the message, not delivery. sent|delayed
    * -> sent, `relayMessageId` = the id in that reply (S11); no event (delivery is learned from DSNs).
    */
-  markHandedOver(id: string, relayMessageId: string): boolean;
+  markHandedOver(id: string, relayMessageId: string, tx?: Tx): MaybePromise<boolean>;
   /** sent -> delayed (a retry is due); delayed stays delayed with the latest reason. */
-  markDelayed(id: string, reason: string): boolean;
+  markDelayed(id: string, reason: string, tx?: Tx): MaybePromise<boolean>;
   /** No retry left or a permanent failure before any recipient server answered. */
-  markFailed(id: string, reason: string): boolean;
+  markFailed(id: string, reason: string, tx?: Tx): MaybePromise<boolean>;
 }
 
 /**
@@ -158,7 +169,7 @@ export interface MessageFeedback {
    * sent|delayed|delivered -> bounced (hard: the address suppressed in both streams, project-wide)
    * or soft_bounced; `mail.bounced`.
    */
-  markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }): boolean;
+  markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }, tx?: Tx): MaybePromise<boolean>;
   /** delivered|sent -> complained; marketing messages suppress per scope; `mail.complained`. */
   markComplained(id: string): boolean;
 }

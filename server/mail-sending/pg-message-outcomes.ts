@@ -1,15 +1,16 @@
 // What happens to a message after the send, on PostgreSQL (decision P1): sqlite-message-outcomes.ts's
-// conditional updates on the status, history, suppressions and event, on the caller's transaction
-// client `c`: a relay job's write (committed with the job's removal or rescheduling) or a
-// transaction the caller opens for a click, an unsubscribe or a DSN (`pg.tx((c) => ...)`). Each
-// method runs in a savepoint of that transaction, so a false answer or a failure leaves nothing
-// of itself behind, as SQLite's `atomically` does. Two instances recording feedback for one
-// message at once are ordered by the row lock of the status UPDATE.
-import { rows, type Queryable } from "../db/postgres/pg.ts";
+// conditional updates on the status, history, suppressions and event. With `tx` (a relay job's
+// write, server/db/tx.ts) a method runs in a savepoint of the worker's transaction, committed with
+// the job's removal or rescheduling; without it, in a transaction of its own (a click, an
+// unsubscribe, a DSN). A failure leaves nothing of itself behind, as SQLite's `atomically` does.
+// Two instances recording feedback for one message at once are ordered by the row lock of the
+// status UPDATE.
+import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
+import type { Tx } from "../db/tx.ts";
 import type { EventType } from "../events/event-outbox.ts";
 import type { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { MessageStatus, TrackingInfo } from "./message-repository.ts";
+import type { DeliveryOutcomes, MessageStatus, TrackingInfo } from "./message-repository.ts";
 import { history, type PgMessageRow } from "./pg-sent-message-repository.ts";
 import { pgSuppress } from "./pg-suppression-rules.ts";
 
@@ -26,13 +27,22 @@ async function savepoint<T>(c: Queryable, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export class PgMessageOutcomes {
+export class PgMessageOutcomes implements DeliveryOutcomes {
+  private readonly db: Pg;
   private readonly events: PgEventOutbox;
   private readonly clock: Clock;
 
-  constructor(events: PgEventOutbox, clock: Clock) {
+  constructor(db: Pg, events: PgEventOutbox, clock: Clock) {
+    this.db = db;
     this.events = events;
     this.clock = clock;
+  }
+
+  /** fn in a savepoint of the caller's transaction `tx`, or in a transaction of its own. */
+  private atomically<T>(tx: Tx | undefined, fn: (c: Queryable) => Promise<T>): Promise<T> {
+    if (!tx) return this.db.tx((c) => fn(c));
+    if (tx.kind !== "postgres") return Promise.reject(new Error("PostgreSQL mail outcomes were handed a SQLite transaction"));
+    return savepoint(tx.c, () => fn(tx.c));
   }
 
   private async row(c: Queryable, id: string): Promise<PgMessageRow | undefined> {
@@ -56,8 +66,8 @@ export class PgMessageOutcomes {
   }
 
   /** sent|delayed -> delivered, with `mail.delivered`; `reply` is the recipient server's answer. */
-  markDelivered(c: Queryable, id: string, reply: string): Promise<boolean> {
-    return savepoint(c, async () => {
+  markDelivered(id: string, reply: string, tx?: Tx): Promise<boolean> {
+    return this.atomically(tx, async (c) => {
       const r = await this.row(c, id);
       if (!r || !(await this.move(c, id, ["sent", "delayed"], "delivered", ", delivered_at = ?, last_error = ?", [this.clock.now(), reply]))) return false;
       await history(c, id, "delivered", this.clock.now());
@@ -67,23 +77,23 @@ export class PgMessageOutcomes {
   }
 
   /** Smarthost mode: sent|delayed -> sent with the relay's id (S11); no event. */
-  markHandedOver(c: Queryable, id: string, relayMessageId: string): Promise<boolean> {
-    return savepoint(c, () => this.move(c, id, ["sent", "delayed"], "sent", ", relay_message_id = ?, last_error = NULL", [relayMessageId]));
+  markHandedOver(id: string, relayMessageId: string, tx?: Tx): Promise<boolean> {
+    return this.atomically(tx, (c) => this.move(c, id, ["sent", "delayed"], "sent", ", relay_message_id = ?, last_error = NULL", [relayMessageId]));
   }
 
   /** sent -> delayed (a retry is due); delayed stays delayed with the latest reason. */
-  markDelayed(c: Queryable, id: string, reason: string): Promise<boolean> {
-    return savepoint(c, () => this.move(c, id, ["sent", "delayed"], "delayed", ", last_error = ?", [reason]));
+  markDelayed(id: string, reason: string, tx?: Tx): Promise<boolean> {
+    return this.atomically(tx, (c) => this.move(c, id, ["sent", "delayed"], "delayed", ", last_error = ?", [reason]));
   }
 
   /** No retry left or a permanent failure before any recipient server answered. */
-  markFailed(c: Queryable, id: string, reason: string): Promise<boolean> {
-    return savepoint(c, () => this.move(c, id, ["sent", "delayed"], "failed", ", last_error = ?", [reason]));
+  markFailed(id: string, reason: string, tx?: Tx): Promise<boolean> {
+    return this.atomically(tx, (c) => this.move(c, id, ["sent", "delayed"], "failed", ", last_error = ?", [reason]));
   }
 
   /** sent|delayed|delivered -> bounced (hard: suppressed in both streams) or soft_bounced; `mail.bounced`. */
-  markBounced(c: Queryable, id: string, bounce: { bounceType: "hard" | "soft"; reason: string }): Promise<boolean> {
-    return savepoint(c, async () => {
+  markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }, tx?: Tx): Promise<boolean> {
+    return this.atomically(tx, async (c) => {
       const r = await this.row(c, id);
       const to = bounce.bounceType === "hard" ? "bounced" : "soft_bounced";
       // A DSN can come after the recipient's server said 250 (delivered), so delivered may bounce too.
@@ -97,8 +107,8 @@ export class PgMessageOutcomes {
   }
 
   /** delivered|sent -> complained; marketing messages suppress per scope; `mail.complained`. */
-  markComplained(c: Queryable, id: string): Promise<boolean> {
-    return savepoint(c, async () => {
+  markComplained(id: string, tx?: Tx): Promise<boolean> {
+    return this.atomically(tx, async (c) => {
       const r = await this.row(c, id);
       if (!r || !(await this.move(c, id, ["delivered", "sent", "delayed"], "complained"))) return false;
       if (r.stream === "marketing") {
@@ -110,8 +120,8 @@ export class PgMessageOutcomes {
   }
 
   /** A marketing suppression for the message's scope (the transactional stream ignores it). */
-  recordUnsubscribe(c: Queryable, id: string): Promise<boolean> {
-    return savepoint(c, async () => {
+  recordUnsubscribe(id: string, tx?: Tx): Promise<boolean> {
+    return this.atomically(tx, async (c) => {
       const r = await this.row(c, id);
       if (!r) return false;
       await pgSuppress(c, { projectId: r.project_id, address: r.to_addr, kind: "marketing", scope: r.scope, reason: "unsubscribe", messageId: id, at: this.clock.now() });
@@ -120,8 +130,8 @@ export class PgMessageOutcomes {
   }
 
   /** opens + 1, history `opened`, `mail.opened`. */
-  recordOpen(c: Queryable, id: string): Promise<boolean> {
-    return savepoint(c, async () => {
+  recordOpen(id: string, tx?: Tx): Promise<boolean> {
+    return this.atomically(tx, async (c) => {
       const [r] = await rows<PgMessageRow>(c, "UPDATE sent_messages SET opens = opens + 1 WHERE id = $1 RETURNING *", [id]);
       if (!r) return false;
       await history(c, id, "opened", this.clock.now());
@@ -131,10 +141,10 @@ export class PgMessageOutcomes {
   }
 
   /** The link's and the message's clicks + 1, history `clicked`, `mail.clicked`; the URL to redirect to. */
-  recordClick(c: Queryable, id: string, idx: number): Promise<string | undefined> {
+  recordClick(id: string, idx: number, tx?: Tx): Promise<string | undefined> {
     // An index that is no INTEGER names no link, as on SQLite.
     if (!Number.isSafeInteger(idx) || Math.abs(idx) > 2 ** 31 - 1) return Promise.resolve(undefined);
-    return savepoint(c, async () => {
+    return this.atomically(tx, async (c) => {
       const [link] = await rows<{ url: string }>(c, "UPDATE sent_message_links SET clicks = clicks + 1 WHERE message_id = $1 AND idx = $2 RETURNING url", [id, idx]);
       if (!link) return undefined;
       const [r] = await rows<PgMessageRow>(c, "UPDATE sent_messages SET clicks = clicks + 1 WHERE id = $1 RETURNING *", [id]);
@@ -145,7 +155,8 @@ export class PgMessageOutcomes {
   }
 
   /** Tracking and unsubscribe pages: who the message belongs to. */
-  async getTrackingInfo(c: Queryable, id: string): Promise<TrackingInfo | undefined> {
+  async getTrackingInfo(id: string): Promise<TrackingInfo | undefined> {
+    const c = this.db.pool;
     const r = await this.row(c, id);
     if (!r) return undefined;
     const links = await rows<{ idx: number; url: string }>(c, "SELECT idx, url FROM sent_message_links WHERE message_id = $1 ORDER BY idx", [id]);

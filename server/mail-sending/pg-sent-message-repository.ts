@@ -6,6 +6,7 @@
 // updates on the status, so of a cancel and a dispatch at once exactly one changes the row.
 import type pg from "pg";
 import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
+import type { Tx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import type {
@@ -138,11 +139,17 @@ export class PgSentMessageRepository {
   }
 
   /**
-   * A scheduled message whose time came: scheduled -> sent (or suppressed), on the worker's
-   * transaction `c` (the dispatch job's write). The row is locked first, so a cancel on another
+   * A scheduled message whose time came: scheduled -> sent (or suppressed), on the dispatch job's
+   * transaction `tx` (or one of its own). The row is locked first, so a cancel on another
    * instance either happened before (gone) or waits and then finds it sent.
    */
-  async dispatchScheduled(c: Queryable, id: string, relayName: string): Promise<DispatchResult> {
+  dispatchScheduled(id: string, relayName: string, tx?: Tx): Promise<DispatchResult> {
+    if (!tx) return this.db.tx((c) => this.dispatch(c, id, relayName));
+    if (tx.kind !== "postgres") return Promise.reject(new Error("the PostgreSQL sent messages were handed a SQLite transaction"));
+    return this.dispatch(tx.c, id, relayName);
+  }
+
+  private async dispatch(c: Queryable, id: string, relayName: string): Promise<DispatchResult> {
     const [row] = await rows<PgMessageRow>(c, "SELECT * FROM sent_messages WHERE id = $1 FOR UPDATE", [id]);
     if (!row || row.status !== "scheduled") return { kind: "gone", status: row?.status ?? null };
     const now = this.clock.now();

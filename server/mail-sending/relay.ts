@@ -23,12 +23,18 @@ export interface RelayDeps {
 
 const IN_FLIGHT = new Set(["sent", "delayed"]);
 
+/**
+ * A job's write must stay synchronous on SQLite and be awaited on PostgreSQL (server/db/tx.ts):
+ * the repositories answer a value or a promise, and the write passes on only the promise.
+ */
+const settled = (answer: unknown): void | Promise<void> => (answer instanceof Promise ? answer.then(() => {}) : undefined);
+
 export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
   const log = deps.log ?? (() => {});
 
   async function relay(job: Parameters<JobHandler>[0]): Promise<JobOutcome> {
     const { messageId, rcpts, primary } = job.payload as RelayJobPayload;
-    const m = deps.messages.getForRelay(messageId);
+    const m = await deps.messages.getForRelay(messageId);
     // At least once: an attempt that already recorded its outcome is not repeated.
     if (!m || (primary && !IN_FLIGHT.has(m.status))) return { done: true };
     const domain = await deps.mailDomains.getByName(m.projectId, domainOf(m.from));
@@ -39,7 +45,7 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
   }
 
   function stop(primary: boolean, m: StoredMessage, reason: string): JobOutcome {
-    return { done: true, write: primary ? () => void deps.outcomes.markFailed(m.id, reason) : undefined };
+    return { done: true, write: primary ? (tx) => settled(deps.outcomes.markFailed(m.id, reason, tx)) : undefined };
   }
 
   function record(attempts: number, primary: boolean, m: StoredMessage, rcpts: string[], r: RelayResult): JobOutcome {
@@ -52,17 +58,17 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     switch (r.kind) {
       case "accepted":
         // A smarthost's 250 is a hand-over to another relay, not delivery (S11, S12).
-        if (deps.smtp.smarthost) return { done: true, write: () => void deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply) };
-        return { done: true, write: () => void deps.outcomes.markDelivered(m.id, r.reply) };
+        if (deps.smtp.smarthost) return { done: true, write: (tx) => settled(deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply, tx)) };
+        return { done: true, write: (tx) => settled(deps.outcomes.markDelivered(m.id, r.reply, tx)) };
       case "rejected":
-        return { done: true, write: () => void deps.outcomes.markBounced(m.id, { bounceType: "hard", reason: r.reply }) };
+        return { done: true, write: (tx) => settled(deps.outcomes.markBounced(m.id, { bounceType: "hard", reason: r.reply }, tx)) };
       case "unroutable":
         return stop(true, m, r.reply);
       case "deferred": {
         const delay = nextRetryDelay(attempts);
-        if (delay !== undefined) return { retryAt: deps.clock.now() + delay, error: r.reply, write: () => void deps.outcomes.markDelayed(m.id, r.reply) };
+        if (delay !== undefined) return { retryAt: deps.clock.now() + delay, error: r.reply, write: (tx) => settled(deps.outcomes.markDelayed(m.id, r.reply, tx)) };
         // Retries exhausted: a server that kept answering 4xx is a soft bounce; none answering, a failure.
-        if (r.code !== undefined) return { done: true, write: () => void deps.outcomes.markBounced(m.id, { bounceType: "soft", reason: r.reply }) };
+        if (r.code !== undefined) return { done: true, write: (tx) => settled(deps.outcomes.markBounced(m.id, { bounceType: "soft", reason: r.reply }, tx)) };
         return stop(true, m, `no attempt reached a recipient server: ${r.reply}`);
       }
     }
@@ -72,7 +78,7 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     [RELAY_JOB]: relay,
     [DISPATCH_JOB]: async (job) => {
       const { messageId } = job.payload as DispatchJobPayload;
-      return { done: true, write: () => void deps.messages.dispatchScheduled(messageId, deps.relayName) };
+      return { done: true, write: (tx) => settled(deps.messages.dispatchScheduled(messageId, deps.relayName, tx)) };
     },
   };
 }

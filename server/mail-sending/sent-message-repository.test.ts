@@ -1,5 +1,6 @@
 // Outgoing mail's storage: the shared suite on both backends.
 import { transaction } from "../db/database.ts";
+import type { Tx } from "../db/tx.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
@@ -21,16 +22,17 @@ for (const backend of backends) {
       return {
         accept: async (r) => repo.accept(r),
         // As the dispatch job's write: inside the worker's transaction.
-        dispatchScheduled: async (id, relay) => transaction(db, () => repo.dispatchScheduled(id, relay)),
+        dispatchScheduled: async (id, relay) => transaction(db, () => repo.dispatchScheduled(id, relay, { kind: "sqlite", db })),
         cancel: async (p, id) => repo.cancel(p, id),
         list: async (p, f) => repo.list(p, f),
         detail: async (p, id) => repo.detail(p, id),
         funnel: async (p, since, campaign) => repo.funnel(p, since, campaign),
         getForRelay: async (id) => repo.getForRelay(id),
-        markDelivered: async (id, reply) => o.markDelivered(id, reply),
-        markHandedOver: async (id, relayId) => o.markHandedOver(id, relayId),
-        markDelayed: async (id, reason) => o.markDelayed(id, reason),
-        markFailed: async (id, reason) => o.markFailed(id, reason),
+        // The relay's outcomes as its job's write: inside the worker's transaction.
+        markDelivered: async (id, reply) => transaction(db, () => o.markDelivered(id, reply, { kind: "sqlite", db })),
+        markHandedOver: async (id, relayId) => transaction(db, () => o.markHandedOver(id, relayId, { kind: "sqlite", db })),
+        markDelayed: async (id, reason) => transaction(db, () => o.markDelayed(id, reason, { kind: "sqlite", db })),
+        markFailed: async (id, reason) => transaction(db, () => o.markFailed(id, reason, { kind: "sqlite", db })),
         markBounced: async (id, b) => o.markBounced(id, b),
         markComplained: async (id) => o.markComplained(id),
         recordUnsubscribe: async (id) => o.recordUnsubscribe(id),
@@ -44,25 +46,27 @@ for (const backend of backends) {
     const { pg } = c;
     const jobs = new PgJobQueue(pg, clock);
     const repo = new PgSentMessageRepository(pg, jobs, clock);
-    const o = new PgMessageOutcomes(new PgEventOutbox(jobs, clock), clock);
+    const o = new PgMessageOutcomes(pg, new PgEventOutbox(jobs, clock), clock);
+    const inJob = <T>(fn: (tx: Tx) => Promise<T>) => pg.tx((c) => fn({ kind: "postgres", c }));
     return {
       accept: (r) => repo.accept(r),
-      dispatchScheduled: (id, relay) => pg.tx((t) => repo.dispatchScheduled(t, id, relay)),
+      dispatchScheduled: (id, relay) => inJob((tx) => repo.dispatchScheduled(id, relay, tx)),
       cancel: (p, id) => repo.cancel(p, id),
       list: (p, f) => repo.list(p, f),
       detail: (p, id) => repo.detail(p, id),
       funnel: (p, since, campaign) => repo.funnel(p, since, campaign),
       getForRelay: (id) => repo.getForRelay(id),
-      markDelivered: (id, reply) => pg.tx((t) => o.markDelivered(t, id, reply)),
-      markHandedOver: (id, relayId) => pg.tx((t) => o.markHandedOver(t, id, relayId)),
-      markDelayed: (id, reason) => pg.tx((t) => o.markDelayed(t, id, reason)),
-      markFailed: (id, reason) => pg.tx((t) => o.markFailed(t, id, reason)),
-      markBounced: (id, b) => pg.tx((t) => o.markBounced(t, id, b)),
-      markComplained: (id) => pg.tx((t) => o.markComplained(t, id)),
-      recordUnsubscribe: (id) => pg.tx((t) => o.recordUnsubscribe(t, id)),
-      recordOpen: (id) => pg.tx((t) => o.recordOpen(t, id)),
-      recordClick: (id, idx) => pg.tx((t) => o.recordClick(t, id, idx)),
-      getTrackingInfo: (id) => o.getTrackingInfo(pg.pool, id),
+      markDelivered: (id, reply) => inJob((tx) => o.markDelivered(id, reply, tx)),
+      markHandedOver: (id, relayId) => inJob((tx) => o.markHandedOver(id, relayId, tx)),
+      markDelayed: (id, reason) => inJob((tx) => o.markDelayed(id, reason, tx)),
+      markFailed: (id, reason) => inJob((tx) => o.markFailed(id, reason, tx)),
+      // Feedback outside any job: each in a transaction of its own.
+      markBounced: (id, b) => o.markBounced(id, b),
+      markComplained: (id) => o.markComplained(id),
+      recordUnsubscribe: (id) => o.recordUnsubscribe(id),
+      recordOpen: (id) => o.recordOpen(id),
+      recordClick: (id, idx) => o.recordClick(id, idx),
+      getTrackingInfo: (id) => o.getTrackingInfo(id),
       jobs: async (kind) => (await pg.query<{ payload: string }>("SELECT payload FROM jobs WHERE kind = $1 ORDER BY id", [kind])).map((r) => JSON.parse(r.payload)),
       // Events of one project are written one after another by this suite: their time then id order them.
       events: async (p) => (await pg.query<{ type: string }>("SELECT type FROM events WHERE project_id = $1 ORDER BY created_at, ctid", [p])).map((r) => r.type),

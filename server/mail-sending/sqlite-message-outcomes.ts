@@ -1,8 +1,10 @@
 // What happens to a message after the send: the relay's results and the feedback of tracking,
 // unsubscribe, DSNs and complaint reports. Each method is one conditional update on the status,
-// its history entry, suppression rows and the event, in one transaction (or the caller's).
+// its history entry, suppression rows and the event, in one transaction (or the caller's: a job's
+// write runs synchronously inside the worker's transaction on this connection, so `tx` is it).
 import type { DatabaseSync } from "node:sqlite";
 import { prepare } from "../db/statements.ts";
+import type { Tx } from "../db/tx.ts";
 import type { EventOutbox, EventType } from "../events/event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
 import { atomically } from "./atomic.ts";
@@ -44,7 +46,7 @@ export class SqliteMessageOutcomes implements DeliveryOutcomes, MessageFeedback 
     this.events.emit(r.project_id, type, { ...ref, ...data });
   }
 
-  markDelivered(id: string, reply: string): boolean {
+  markDelivered(id: string, reply: string, _tx?: Tx): boolean {
     return atomically(this.db, () => {
       const r = this.row(id);
       if (!r || !this.move(id, ["sent", "delayed"], "delivered", ", delivered_at = ?, last_error = ?", [this.clock.now(), reply])) return false;
@@ -54,20 +56,20 @@ export class SqliteMessageOutcomes implements DeliveryOutcomes, MessageFeedback 
     });
   }
 
-  markHandedOver(id: string, relayMessageId: string): boolean {
+  markHandedOver(id: string, relayMessageId: string, _tx?: Tx): boolean {
     // A 4xx first left it `delayed`; the smarthost's later 250 makes it `sent` again.
     return atomically(this.db, () => this.move(id, ["sent", "delayed"], "sent", ", relay_message_id = ?, last_error = NULL", [relayMessageId]));
   }
 
-  markDelayed(id: string, reason: string): boolean {
+  markDelayed(id: string, reason: string, _tx?: Tx): boolean {
     return atomically(this.db, () => this.move(id, ["sent", "delayed"], "delayed", ", last_error = ?", [reason]));
   }
 
-  markFailed(id: string, reason: string): boolean {
+  markFailed(id: string, reason: string, _tx?: Tx): boolean {
     return atomically(this.db, () => this.move(id, ["sent", "delayed"], "failed", ", last_error = ?", [reason]));
   }
 
-  markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }): boolean {
+  markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }, _tx?: Tx): boolean {
     return atomically(this.db, () => {
       const r = this.row(id);
       const to = bounce.bounceType === "hard" ? "bounced" : "soft_bounced";

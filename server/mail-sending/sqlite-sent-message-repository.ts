@@ -3,6 +3,7 @@
 // (of a cancel and a dispatch at the same instant exactly one changes the row), and the reads.
 import type { DatabaseSync } from "node:sqlite";
 import { prepare } from "../db/statements.ts";
+import type { Tx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import { atomically } from "./atomic.ts";
@@ -122,7 +123,7 @@ export class SqliteSentMessageRepository implements SentMessageRepository {
     prepare(this.db, "INSERT INTO sent_message_events (message_id, event, at) VALUES (?, ?, ?)").run(id, event, at);
   }
 
-  dispatchScheduled(id: string, relayName: string): DispatchResult {
+  dispatchScheduled(id: string, relayName: string, _tx?: Tx): DispatchResult {
     return atomically(this.db, () => {
       const row = prepare(this.db, "SELECT * FROM sent_messages WHERE id = ?").get(id) as MessageRow | undefined;
       if (!row || row.status !== "scheduled") return { kind: "gone", status: row?.status ?? null };
