@@ -72,6 +72,8 @@ export function detectCards(text: string): Match[] {
   const out: Match[] = [];
   for (const m of text.matchAll(run)) {
     let raw = m[0];
+    // Fewer than 13 characters cannot hold 13 digits: most numbers in a text end here.
+    if (raw.length < 13) continue;
     // A date right after the number ("4111 ... 1111 12/27") is not part of it.
     if (/^[/.]\d/.test(text.slice(m.index + raw.length, m.index + raw.length + 2))) raw = raw.replace(/[ -]\d+$/, "");
     const digits = raw.replace(/[ -]/g, "");

@@ -48,11 +48,22 @@ export function match(type: DlpType, value: string, masked: string, start: numbe
  */
 export function labelled(text: string, index: number, max: number, label: RegExp, shape: RegExp): boolean {
   const context = labelBefore(text, index, max);
-  const global = new RegExp(label.source, label.flags.includes("g") ? label.flags : label.flags + "g");
   let last: RegExpExecArray | undefined;
-  for (const m of context.matchAll(global)) last = m;
+  for (const m of context.matchAll(globalOf(label))) last = m;
   if (!last) return false;
   const gap = context.slice(last.index + last[0].length);
-  const shapeAll = new RegExp(shape.source, shape.flags.includes("g") ? shape.flags : shape.flags + "g");
-  return !/\d/.test(gap.replace(shapeAll, ""));
+  return !/\d/.test(gap.replace(globalOf(shape), ""));
+}
+
+// Labelled detectors ask for every candidate: the global copies are made once per pattern.
+const globals = new WeakMap<RegExp, RegExp>();
+function globalOf(re: RegExp): RegExp {
+  let g = globals.get(re);
+  if (!g) globals.set(re, (g = new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g")));
+  return g;
+}
+
+/** A text without any of its labels has no labelled value: its candidates need not be looked at. */
+export function mentions(text: string, label: RegExp): boolean {
+  return label.global || label.sticky ? new RegExp(label.source, label.flags.replace(/[gy]/g, "")).test(text) : label.test(text);
 }

@@ -4,7 +4,7 @@
 // 5 digits and at most 4 letters (AA1234567, C01234567, 123456789, C01X00T47), or the Russian
 // series-and-number forms (45 10 123456, 45 10 номер 123456, 72 1234567). Without a label: the document number of a
 // machine-readable passport line (ICAO 9303 TD3 line 2), whose check digit must hold.
-import { labelled, match, type Match } from "./detector.ts";
+import { labelled, match, mentions, type Match } from "./detector.ts";
 import { maskMiddle } from "./fin.ts";
 
 const candidate = /(?<![\p{L}\d_+-]|[+\d][ -])(\d{2} ?\d{2} (?:номер|№|N|nömrə) ?\d{6}|\d{2} ?\d{2} ?\d{6}|\d{2} \d{7}|[A-Z0-9]{6,10})(?![\p{L}\d_]|[ -]\d)/gu;
@@ -29,6 +29,7 @@ export function detectPassports(text: string): Match[] {
     const number = m[1].replace(/</g, "");
     out.push(match("passport", number, maskMiddle(number, 2), m.index, m.index + m[0].length));
   }
+  if (!mentions(text, label)) return out;
   for (const m of text.matchAll(candidate)) {
     const raw = m[1];
     const value = raw.replace(/[^0-9A-Z]/g, "");

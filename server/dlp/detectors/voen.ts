@@ -3,7 +3,7 @@
 // numbers, so the value counts only after a label within 40 characters before it, on its line or
 // the line above: VÖEN/VOEN, ВОЕН, TIN, ИНН, "tax id", "taxpayer identification", "vergi
 // ödəyicisinin eyniləşdirmə nömrəsi", "tax number".
-import { labelled, match, type Match } from "./detector.ts";
+import { labelled, match, mentions, type Match } from "./detector.ts";
 import { maskMiddle } from "./fin.ts";
 
 const candidate = /(?<![\p{L}\d+_-]|\d[ .-])(\d{3} ?\d{3} ?\d{3}[12])(?![\p{L}\d_]|[ .-]\d)/gu;
@@ -11,6 +11,7 @@ const label = /(?:(?<![\p{L}])(?:V[ÖO]EN|VÖEN|ВОЕН|TIN|ИНН)(?![\p{L}])|
 
 export function detectVoen(text: string): Match[] {
   const out: Match[] = [];
+  if (!mentions(text, label)) return out;
   for (const m of text.matchAll(candidate)) {
     const raw = m[1];
     if (/ /.test(raw) && !/^\d{3} \d{3} \d{4}$/.test(raw)) continue;
