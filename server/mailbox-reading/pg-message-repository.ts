@@ -4,6 +4,13 @@
 // lists (the handler lowercases the needle; SQLite's instr() has the same meaning), which the
 // pg_trgm GIN indexes answer for needles of three characters or more (postgres-migrations.ts).
 // Lists read the summary columns only, never the raw bytes; get reads the parsed detail.
+//
+// Measured once (100,000 messages in one mailbox, 5,000 distinct senders, shared 2-core machine,
+// EXPLAIN ANALYZE): a rare needle ("sender4242@", 20 matches) is a bitmap scan of the trigram
+// index, 33 ms, since its common trigrams ("sen", "der") sit in every row; a common needle's page
+// walks the time index (6 ms) but its total counts every match (list medians 40 to 90 ms); the
+// unfiltered page is 0.1 ms. SQLite's distinct address lists (its migration 42) answer these
+// faster; porting them is the next step if `from`/`to` on large mailboxes matter here.
 import type { Pg } from "../db/postgres/pg.ts";
 import type { MessageDetail } from "../inbound/delivery-repository.ts";
 import type { ListFilter, LookupResult, MessageRecord, MessageRepository, MessageSummaryRecord, Range } from "./message-repository.ts";
