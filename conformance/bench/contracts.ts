@@ -1,0 +1,143 @@
+// npm run bench:contracts: the suite on the public contracts of conformance/fixtures/contracts/
+// (issue 19). Per contract, in its own process so peak memory is its own: load time and peak RSS
+// of loadContract, then a smoke run (stateless checks, --max-examples small, seed 1, positive
+// mode) against `prism mock` of the contract, or, where Prism does not start in time (Stripe),
+// against the suite's own contract-driven fixture server with credentials accepted and bodies
+// taken as sent. Prints requests, results and warnings per contract, and a Markdown table.
+// Loopback only; every run has a deadline.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { parseArgs } from "node:util";
+import { allChecks } from "../checks/index.ts";
+import { loadContract } from "../engine/load-contract.ts";
+import { run } from "../engine/runner.ts";
+import { correctBehaviour, serve, type Options } from "../fixtures/contract-server.ts";
+import { World } from "../fixtures/world.ts";
+import { freePort, waitForHttp } from "../scripts/free-port.ts";
+
+const DIR = path.resolve(import.meta.dirname, "../fixtures/contracts");
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const CONTRACTS = ["stripe-spec3.json.gz", "github-api.github.com.json.gz", "twilio_api_v2010.json.gz", "openai-openapi.yaml.gz"];
+
+const { values: args } = parseArgs({
+  options: {
+    one: { type: "string" },
+    only: { type: "string" },
+    "max-examples": { type: "string", default: "3" },
+    "prism-start-s": { type: "string", default: "90" },
+    "deadline-s": { type: "string", default: "600" },
+  },
+});
+
+interface Row {
+  contract: string;
+  operations: number;
+  loadMs: number;
+  loadRssMb: number;
+  server: string;
+  requests: number;
+  passed: number;
+  failed: number;
+  unvalidated: number;
+  warnings: number;
+  runS: number;
+  peakRssMb: number;
+  note?: string;
+}
+
+const rssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+async function startPrism(file: string): Promise<{ url: string; stop(): void } | undefined> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-contracts-"));
+  const plain = path.join(dir, path.basename(file).replace(/\.gz$/, ""));
+  writeFileSync(plain, gunzipSync(readFileSync(file)));
+  const port = await freePort();
+  const prism = spawn(process.execPath, [path.join(ROOT, "node_modules/@stoplight/prism-cli/dist/index.js"), "mock", plain, "-h", "127.0.0.1", "-p", String(port), "--errors", "false"], { cwd: ROOT, stdio: "ignore" });
+  let alive = true;
+  prism.on("exit", () => (alive = false));
+  const url = `http://127.0.0.1:${port}`;
+  if (await waitForHttp(`${url}/`, Number(args["prism-start-s"]) * 1000, () => alive)) return { url, stop: () => void prism.kill("SIGTERM") };
+  prism.kill("SIGKILL");
+  return undefined;
+}
+
+/** The fixture server on a foreign contract: any credential is accepted, bodies are not re-judged. */
+async function startFixture(contract: Awaited<ReturnType<typeof loadContract>>) {
+  const world = new World();
+  world.addProject("p1", {});
+  const options: Options = { owned: {} };
+  const base = correctBehaviour(contract, options);
+  const key = world.keys.get(world.addKey("p1", contract.scopes))!;
+  const server = await serve(contract, { ...base, authenticate: () => key, validate: (input) => (/json/i.test(input.headers["content-type"] ?? "json") ? base.validate(input) : undefined) }, world, options);
+  return { url: server.url, stop: () => void server.close() };
+}
+
+async function measureOne(file: string): Promise<Row> {
+  const t0 = performance.now();
+  const contract = await loadContract(file);
+  const loadMs = Math.round(performance.now() - t0);
+  const loadRssMb = rssMb();
+  let server = await startPrism(file);
+  let kind = "prism";
+  let note: string | undefined;
+  if (!server) {
+    note = `Prism did not answer within ${args["prism-start-s"]} s`;
+    server = await startFixture(contract);
+    kind = "fixture";
+  }
+  try {
+    const checks = allChecks.filter((c) => c.stateless && !c.optIn).map((c) => c.name);
+    const result = await run({ spec: file, baseUrl: server.url, checks, phases: ["examples", "coverage", "fuzzing"], mode: "positive", maxExamples: Number(args["max-examples"]), seed: 1, workers: 2, config: { keys: { all: "sk_test_bench" } } });
+    const { passed, failed, unvalidated } = result.ledger.totals();
+    return {
+      contract: path.basename(file),
+      operations: contract.operations.length,
+      loadMs,
+      loadRssMb,
+      server: kind,
+      requests: result.ledger.requests,
+      passed,
+      failed,
+      unvalidated,
+      warnings: result.ledger.notices.length + result.ledger.warnings.length,
+      runS: Math.round(result.durationMs / 100) / 10,
+      peakRssMb: rssMb(),
+      note,
+    };
+  } finally {
+    server.stop();
+  }
+}
+
+if (args.one) {
+  const deadline = setTimeout(() => {
+    console.log(JSON.stringify({ contract: path.basename(args.one!), error: `over the ${args["deadline-s"]} s deadline` }));
+    process.exit(1);
+  }, Number(args["deadline-s"]) * 1000);
+  const row = await measureOne(args.one).catch((e: Error) => ({ contract: path.basename(args.one!), error: e.message, stack: e.stack?.split("\n").slice(0, 6).join(" | ") }));
+  console.log(JSON.stringify(row));
+  clearTimeout(deadline);
+  process.exit(0);
+}
+
+const rows: (Row | { contract: string; error: string })[] = [];
+for (const name of CONTRACTS.filter((c) => !args.only || c.includes(args.only))) {
+  const child = spawn(process.execPath, [import.meta.filename, "--one", path.join(DIR, name), "--max-examples", args["max-examples"]!, "--prism-start-s", args["prism-start-s"]!, "--deadline-s", args["deadline-s"]!], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (c) => (out += c));
+  await new Promise((r) => child.on("exit", r));
+  const last = out.trim().split("\n").filter((l) => l.startsWith("{")).at(-1);
+  const row = last ? JSON.parse(last) : { contract: name, error: "no result" };
+  rows.push(row);
+  console.error(JSON.stringify(row));
+}
+console.log(`\n--max-examples ${args["max-examples"]}, seed 1, stateless checks, positive mode, phases examples,coverage,fuzzing; ${os.cpus().length} cores\n`);
+console.log("| contract | operations | load | peak RSS after load | server | requests | passed | failed | unvalidated | warnings | run | peak RSS |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+for (const r of rows) {
+  if ("error" in r) console.log(`| ${r.contract} | | | | | | | | | | ${r.error} | |`);
+  else console.log(`| ${r.contract} | ${r.operations} | ${(r.loadMs / 1000).toFixed(2)} s | ${r.loadRssMb} MB | ${r.server}${r.note ? ` (${r.note})` : ""} | ${r.requests} | ${r.passed} | ${r.failed} | ${r.unvalidated} | ${r.warnings} | ${r.runS} s | ${r.peakRssMb} MB |`);
+}
