@@ -3,7 +3,7 @@
 // zone, a connected domain). Every case is re-validated, so "positive" is a fact, not a hope.
 import fc from "fast-check";
 import { budgetedFilter, pointerToken } from "./generation-budget.ts";
-import { validBody } from "./media-types.ts";
+import { asReceivedText, validBody } from "./media-types.ts";
 import { arbitraryFor } from "./schema-arbitrary.ts";
 import { validate, validateParam } from "./validator.ts";
 import { serializeParam } from "./request.ts";
@@ -104,7 +104,9 @@ export function caseProblem(op: Operation, c: Case): string | undefined {
       if (p.required) return parameterPointer(op, p);
       continue;
     }
-    const text = serializeParam(bag[p.name]);
+    // An object (deepObject or exploded form) reaches the server as an object of texts.
+    const raw = bag[p.name];
+    const text = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (asReceivedText(raw) as string) : serializeParam(raw);
     // A path segment is never empty: `/Accounts//Calls` is another route, whatever the schema says.
     if (p.in === "path" && (text === "" || (Array.isArray(text) && text.join("") === ""))) return `${parameterPointer(op, p)}/schema`;
     if (!validateParam(p.schema, text)) return `${parameterPointer(op, p)}/schema`;

@@ -125,6 +125,8 @@ function buildOperation(b: Build, path: string, method: string, item: any, op: a
         ? schema(p.schema, `${pointer}/schema`)
         : schema(p.content?.["application/json"]?.schema, `${pointer}/content/application~1json/schema`)) ?? {},
       examples: collectExamples(resolver, p, pointer),
+      ...(p.style !== undefined ? { style: String(p.style) } : {}),
+      ...(p.explode !== undefined ? { explode: Boolean(p.explode) } : {}),
     }));
   let body: Operation["body"];
   const { node: requestBody, pointer: bodyAt } = resolver.follow(op.requestBody, `${at}/requestBody`);

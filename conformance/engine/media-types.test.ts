@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRecordingServer, type Recorded, type RecordingServer } from "../fixtures/recording-server.ts";
+import fc from "fast-check";
+import { caseIsValid, positiveCaseArb } from "./case-arbitrary.ts";
 import { buildContract } from "./load-contract.ts";
 import { encodeForm, encodeMultipart } from "./media-types.ts";
 import { prepareRequest } from "./request.ts";
@@ -175,6 +177,33 @@ describe("a run sends every body as its media type says", () => {
     expect(sent("/xml")).toEqual([]);
     expect(result.ledger.notices).toContain("createXml: skipped, the suite cannot produce a application/xml request body");
     expect(result.ledger.coverage.has("createXml")).toBe(false);
+  });
+
+  it("query objects and arrays follow the parameter's style (Stripe's deepObject) and count as valid", () => {
+    const stripe = buildContract({
+      openapi: "3.0.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/v1/invoices/upcoming": {
+          get: {
+            operationId: "GetInvoicesUpcoming",
+            parameters: [
+              { name: "automatic_tax", in: "query", style: "deepObject", explode: true, schema: { type: "object", required: ["enabled"], properties: { enabled: { type: "boolean" } } } },
+              { name: "expand", in: "query", style: "deepObject", explode: true, schema: { type: "array", items: { type: "string", maxLength: 5000 } } },
+              { name: "ids", in: "query", style: "form", explode: false, schema: { type: "array", items: { type: "string" } } },
+            ],
+            responses: ok,
+          },
+        },
+      },
+    });
+    const op = stripe.operations[0];
+    const c = { operationId: op.id, pathParams: {}, query: { automatic_tax: { enabled: true }, expand: ["lines", "a%b"], ids: ["x", "y"] }, headers: {}, hasBody: false, mode: "positive" as const };
+    const url = new URL(prepareRequest("http://127.0.0.1:1", op, c, {}).url);
+    expect([...url.searchParams]).toEqual([["automatic_tax[enabled]", "true"], ["expand[0]", "lines"], ["expand[1]", "a%b"], ["ids", "x,y"]]);
+    expect(caseIsValid(op, c)).toBe(true);
+    // fails before: objects went out as JSON text, which no value could make valid (a budget warning on Stripe)
+    expect(fc.sample(positiveCaseArb(op), { seed: 1, numRuns: 20 })).toHaveLength(20);
   });
 
   it("a curl line carries the encoded body", () => {

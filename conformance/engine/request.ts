@@ -1,6 +1,6 @@
 // Turns a case into bytes on the wire and back into a `curl` line a person can paste.
 import { cookieHeader } from "./auth.ts";
-import { encodeBody } from "./media-types.ts";
+import { encodeBody, encodeForm } from "./media-types.ts";
 import type { Case, Operation, PreparedRequest } from "./types.ts";
 
 export function serializeParam(value: unknown): string | string[] | undefined {
@@ -31,9 +31,20 @@ export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultH
   const path = op.path.replace(/\{([^}]+)\}/g, (_m, name) => pathSegment(c.pathParams[name]));
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(c.query)) {
+    if (v === undefined) continue;
+    const p = op.parameters.find((x) => x.in === "query" && x.name === k);
+    // Arrays and objects by the parameter's style and explode (default form, exploded), the same
+    // rules as form bodies: Stripe's deepObject `automatic_tax[enabled]=true`, `expand[]`...
+    if (v !== null && typeof v === "object") {
+      const encoded = encodeForm({ [k]: v }, { [k]: { style: p?.style, explode: p?.explode } });
+      for (const pair of encoded ? encoded.split("&") : []) {
+        const [name, value = ""] = pair.split("=");
+        qs.append(decodeURIComponent(name), decodeURIComponent(value));
+      }
+      continue;
+    }
     const s = serializeParam(v);
-    if (s === undefined) continue;
-    for (const item of Array.isArray(s) ? s : [s]) qs.append(k, item);
+    if (s !== undefined) qs.append(k, s as string);
   }
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(defaultHeaders)) headers[k.toLowerCase()] = v;

@@ -13,6 +13,9 @@ export interface Parameter {
   required: boolean;
   schema: JsonSchema;
   examples: unknown[];
+  /** OpenAPI serialization of arrays and objects (query: `form`, `deepObject`...), when declared */
+  style?: string;
+  explode?: boolean;
 }
 
 export interface MediaSpec {
