@@ -6,7 +6,7 @@ import http from "node:http";
 import { once } from "node:events";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkedLookup, closeOutboundConnections, safePost } from "./outbound-http.ts";
+import { RefusedTarget, checkedLookup, closeOutboundConnections, safePost } from "./outbound-http.ts";
 import type { HostResolver } from "./host-resolver.ts";
 
 interface Server {
@@ -25,7 +25,7 @@ async function startServer(body: (res: http.ServerResponse) => void | Promise<vo
     req.resume();
     req.on("end", () => void body(res));
   });
-  server.keepAliveTimeout = 30_000;
+  server.keepAliveTimeout = 600_000; // idle connections end when the client (the pool) ends them
   server.on("connection", (s: Socket) => sockets.push(s));
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -109,6 +109,25 @@ describe("safePost through a resolver", () => {
     expect(await safePost("https://broken.test/h", { body: "{}", resolve: failing })).toEqual({ status: 0, error: "ESERVFAIL: queryA ESERVFAIL broken.test" });
   });
 
+  it("a refusal wrapped by the HTTP client is still reported as the refusal, not as what wraps it", async () => {
+    const refusal = new RefusedTarget("wrapped.test resolves to 10.0.0.1 is a private address", { cause: new Error("lookup detail") });
+    const wrapping: HostResolver = async () => {
+      throw Object.assign(new Error("connect failed", { cause: new Error("socket", { cause: refusal }) }), { code: "UND_ERR_CONNECT" });
+    };
+    expect(await safePost("https://wrapped.test/h", { body: "{}", resolve: wrapping })).toEqual({ status: 0, error: "refused: wrapped.test resolves to 10.0.0.1 is a private address" });
+  });
+
+  it("an error with causes but no refusal is reported by its own code; a long message is cut at 300 characters", async () => {
+    const chained: HostResolver = async () => {
+      throw Object.assign(new Error("outer", { cause: new Error("inner") }), { code: "EOUTER" });
+    };
+    expect(await safePost("https://chained.test/h", { body: "{}", resolve: chained })).toEqual({ status: 0, error: "EOUTER: outer" });
+    const long: HostResolver = async () => {
+      throw new Error("x".repeat(400));
+    };
+    expect(await safePost("https://long.test/h", { body: "{}", resolve: long })).toEqual({ status: 0, error: `Error: ${"x".repeat(293)}` });
+  });
+
   it("a refused connection is reported with its code and message", async () => {
     const server = await startServer();
     const port = server.port;
@@ -152,17 +171,18 @@ describe("safePost connections", () => {
     }
   });
 
-  it("closeOutboundConnections closes pooled connections, and posting afterwards still works", async () => {
-    const server = await startServer();
+  it("closeOutboundConnections closes pooled connections, and posting afterwards opens a new one", async () => {
+    // The server asks to keep idle connections 10 minutes, so only closing the pool ends this one.
+    const server = await startServer((res) => void res.writeHead(204, { "keep-alive": "timeout=600" }).end());
     try {
       const resolve = fixed(["127.0.0.1"]);
       expect(await safePost(`http://pooled.test:${server.port}/1`, { body: "{}", development: true, resolve })).toEqual({ status: 204 });
       const [socket] = server.sockets;
-      const closed = once(socket, "close");
+      const closed = new Promise((r) => socket.once("close", r));
       await closeOutboundConnections();
-      await closed;
       expect(await safePost(`http://pooled.test:${server.port}/2`, { body: "{}", development: true, resolve })).toEqual({ status: 204 });
       expect(server.sockets).toHaveLength(2);
+      await closed;
     } finally {
       await server.close();
     }

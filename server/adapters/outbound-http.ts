@@ -32,7 +32,8 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Bytes of an answer body read before the connection is dropped; the content is never used. */
 const BODY_CAP = 64 * 1024;
 
-class RefusedTarget extends Error {}
+/** A target the policy refused, wherever in an error's cause chain the HTTP client puts it. */
+export class RefusedTarget extends Error {}
 
 export async function safePost(target: string, options: SafePostOptions): Promise<SafePostResult> {
   const development = options.development ?? false;
