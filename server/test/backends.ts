@@ -33,8 +33,16 @@ export function byBackend<T>(make: { sqlite: (db: DatabaseSync) => T; postgres: 
 }
 
 // One cluster per test file, started by the first suite that needs it, stopped after the last.
-let cluster: Promise<PostgresCluster> | undefined;
+// Migrated once into a template database; each suite's database is a copy of it.
+let cluster: Promise<{ cluster: PostgresCluster; template: string }> | undefined;
 let users = 0;
+
+async function startCluster(): Promise<{ cluster: PostgresCluster; template: string }> {
+  const c = await startPostgres();
+  const url = await c.newDatabase();
+  await (await openPostgres(url, { max: 1 })).close();
+  return { cluster: c, template: new URL(url).pathname.slice(1) };
+}
 
 /** Call inside a describe: a fresh store for that suite, opened before its tests, removed after. */
 export function useStore(backend: BackendName): StoreHandle {
@@ -50,14 +58,15 @@ export function useStore(backend: BackendName): StoreHandle {
       cleanup = async () => rmSync(dir, { recursive: true, force: true });
     } else {
       users++;
-      cluster ??= startPostgres();
-      const url = await (await cluster).newDatabase();
+      cluster ??= startCluster();
+      const { cluster: c, template } = await cluster;
+      const url = await c.newDatabase(template);
       connect = async () => ({ backend, pg: await openPostgres(url, { max: 4 }) });
       cleanup = async () => {
         if (--users === 0 && cluster) {
           const c = cluster;
           cluster = undefined;
-          await (await c).stop();
+          await (await c).cluster.stop();
         }
       };
     }
@@ -65,11 +74,15 @@ export function useStore(backend: BackendName): StoreHandle {
   });
 
   afterAll(async () => {
-    for (const c of open.splice(0)) {
-      if (c.backend === "sqlite") c.db.close();
-      else await c.pg.close();
+    try {
+      for (const c of open.splice(0)) {
+        if (c.backend === "sqlite") c.db.close();
+        else await c.pg.close();
+      }
+    } finally {
+      // Also when closing failed: the cluster must not outlive the file.
+      await cleanup();
     }
-    await cleanup();
   });
 
   const handle: StoreHandle = {

@@ -13,11 +13,26 @@ import { requireTool } from "./system-tools.ts";
 
 const bin = "/usr/lib/postgresql/15/bin";
 
+// Runs postgres ("$@") and stops it when our end of its stdin closes: on stop(), and also when
+// the test process dies in any way (a timeout, SIGKILL), so no cluster outlives its tests, and
+// then removes its folder ($PG_TEST_ROOT). The stop is an immediate shutdown (SIGQUIT): the
+// cluster is thrown away, so a shutdown checkpoint (seconds of flushing) would be wasted.
+const watchdog = `exec 3<&0
+"$@" 3<&- &
+pg=$!
+(
+  read -r _ <&3
+  kill -QUIT "$pg" 2>/dev/null
+  while kill -0 "$pg" 2>/dev/null; do sleep 0.1; done
+  rm -rf "$PG_TEST_ROOT"
+) &
+wait "$pg"`;
+
 export interface PostgresCluster {
   /** Connection URL of the cluster's `postgres` database (superuser, no password, loopback). */
   url: string;
-  /** Creates an empty database and answers its URL. */
-  newDatabase(): Promise<string>;
+  /** Creates a database (empty, or a copy of `template`) and answers its URL. */
+  newDatabase(template?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -76,10 +91,14 @@ export async function startPostgres(): Promise<PostgresCluster> {
   for (let attempt = 0; attempt < 5 && !server; attempt++) {
     const port = await freePort();
     const child = spawn(
-      prefix[0] ?? `${bin}/postgres`,
+      prefix[0] ?? "/bin/sh",
       [
         ...prefix.slice(1),
-        ...(prefix.length ? [`${bin}/postgres`] : []),
+        ...(prefix.length ? ["/bin/sh"] : []),
+        "-c",
+        watchdog,
+        "sh",
+        `${bin}/postgres`,
         "-D",
         data,
         "-c",
@@ -98,41 +117,46 @@ export async function startPostgres(): Promise<PostgresCluster> {
         "-c",
         "autovacuum=off",
       ],
-      { stdio: ["ignore", "ignore", "pipe"], cwd: "/" },
+      { stdio: ["pipe", "ignore", "pipe"], cwd: "/", env: { ...process.env, PG_TEST_ROOT: root } },
     );
     child.stderr!.on("data", (c) => (log += c));
     url = `postgres://postgres@127.0.0.1:${port}/postgres`;
     if (await ready(url, child)) server = child;
-    else child.kill("SIGKILL");
+    else child.stdin!.end();
   }
   if (!server) {
     rmSync(root, { recursive: true, force: true });
     throw new Error(`postgres did not start: ${log}`);
   }
   const running = server;
-  // A test process that ends without stop() (a crash, a timeout) must not leave the server behind.
-  const orphan = () => running.kill("SIGQUIT");
-  process.once("exit", orphan);
   let n = 0;
   return {
     url,
-    async newDatabase() {
+    async newDatabase(template) {
       const name = `t${process.pid}_${++n}`;
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
       try {
-        await admin.query(`CREATE DATABASE ${name}`);
+        // A template must have no sessions; a pool just closed may still have some on the
+        // server's side for a moment (pg's pool.end() does not wait for them to go).
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== "55006" || attempt >= 200) throw error;
+            await new Promise((r) => setTimeout(r, 25));
+          }
+        }
       } finally {
         await admin.end();
       }
       return url.replace(/\/postgres$/, `/${name}`);
     },
     async stop() {
-      process.off("exit", orphan);
       if (running.exitCode === null) {
         const exited = new Promise((resolve) => running.once("exit", resolve));
-        // Fast shutdown: open sessions are ended, nothing is waited for.
-        running.kill("SIGINT");
+        running.stdin!.end();
         await exited;
       }
       rmSync(root, { recursive: true, force: true });
