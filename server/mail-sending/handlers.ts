@@ -89,7 +89,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
       if (findings.length && verdict.mode === "block") recordBlocked(auth.projectId, [{ prepared, findings }]);
       const warned = findings.length > 0;
       const m = prepared.message;
-      const result = deps.messages.accept({
+      const result = await deps.messages.accept({
         projectId: auth.projectId,
         messages: [m],
         relayName: deps.relayName,
@@ -124,7 +124,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
       const warnings = affected.flatMap(({ verdict, findings }) => verdict.warnings.map((w) => `message ${findings[0].message}: ${w}`));
       const dlp = affected.flatMap((a) => a.findings);
 
-      const result = deps.messages.accept({
+      const result = await deps.messages.accept({
         projectId: auth.projectId,
         messages: prepared.map((p) => p.message),
         relayName: deps.relayName,
@@ -144,17 +144,17 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
 
     async listSentMessages({ query, auth }) {
       const q = query as { limit?: number; offset?: number; status?: MessageStatus; campaign?: string };
-      return { messages: deps.messages.list(auth.projectId, { limit: q.limit ?? 50, offset: q.offset ?? 0, status: q.status, campaign: q.campaign }) };
+      return { messages: await deps.messages.list(auth.projectId, { limit: q.limit ?? 50, offset: q.offset ?? 0, status: q.status, campaign: q.campaign }) };
     },
 
     async getSentMessage({ params, auth }) {
-      const detail = deps.messages.detail(auth.projectId, params.id);
+      const detail = await deps.messages.detail(auth.projectId, params.id);
       if (!detail) throw notFound(`message ${params.id}`);
       return detail;
     },
 
     async cancelMessage({ params, auth }) {
-      const r = deps.messages.cancel(auth.projectId, params.id);
+      const r = await deps.messages.cancel(auth.projectId, params.id);
       if (r.kind === "not_found") throw notFound(`message ${params.id}`);
       if (r.kind === "not_cancelable") throw new ApiError(409, "not_cancelable", `message ${params.id} is ${r.status}; only a scheduled message can be canceled`);
       return { id: params.id, status: "canceled" as const };
@@ -163,7 +163,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
     async getMailStats({ query, auth }) {
       const q = query as { days?: number; campaign?: string };
       const days = q.days ?? 30;
-      return mailStats(days, deps.messages.funnel(auth.projectId, deps.clock.now() - days * 86_400_000, q.campaign));
+      return mailStats(days, await deps.messages.funnel(auth.projectId, deps.clock.now() - days * 86_400_000, q.campaign));
     },
   };
 }

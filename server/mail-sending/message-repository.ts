@@ -63,8 +63,11 @@ export interface AcceptRequest {
   /** The built-in relay's host name, the `relay` of a message it took. */
   relayName: string;
   idempotency?: { key: string; bodyHash: string };
-  /** Further writes of the same transaction (the DLP log of a warned send). */
-  alsoWrite?: (outcomes: AcceptOutcome[]) => void;
+  /**
+   * Further writes of the same transaction (the DLP log of a warned send), on its `tx`
+   * (server/db/tx.ts): synchronous on SQLite, awaited on PostgreSQL.
+   */
+  alsoWrite?: (outcomes: AcceptOutcome[], tx: Tx) => void | Promise<void>;
   /** Builds the response inside the transaction; it is stored for idempotent replays. */
   respond: (outcomes: AcceptOutcome[]) => unknown;
 }
@@ -119,16 +122,16 @@ export interface FunnelCounts {
 
 /** The send side: accept, schedule, cancel, read. */
 export interface SentMessageRepository {
-  accept(request: AcceptRequest): AcceptResult;
+  accept(request: AcceptRequest): MaybePromise<AcceptResult>;
   /**
    * A scheduled message whose time came: scheduled -> sent (or suppressed), race-free against
    * cancel. `tx`: the dispatch job's transaction it joins (server/db/tx.ts).
    */
   dispatchScheduled(id: string, relayName: string, tx?: Tx): MaybePromise<DispatchResult>;
-  cancel(projectId: string, id: string): CancelResult;
-  list(projectId: string, filter: { limit: number; offset: number; status?: MessageStatus; campaign?: string }): MessageSummary[];
-  detail(projectId: string, id: string): MessageDetail | undefined;
-  funnel(projectId: string, since: number, campaign?: string): FunnelCounts;
+  cancel(projectId: string, id: string): MaybePromise<CancelResult>;
+  list(projectId: string, filter: { limit: number; offset: number; status?: MessageStatus; campaign?: string }): MaybePromise<MessageSummary[]>;
+  detail(projectId: string, id: string): MaybePromise<MessageDetail | undefined>;
+  funnel(projectId: string, since: number, campaign?: string): MaybePromise<FunnelCounts>;
   /** The relay's view: everything needed to compose and deliver. */
   getForRelay(id: string): MaybePromise<StoredMessage | undefined>;
 }

@@ -11,17 +11,12 @@ import type { Clock } from "../jobs/clock.ts";
 import type { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import type {
   AcceptOutcome, AcceptRequest, AcceptResult, CancelResult, DispatchResult, FunnelCounts, HistoryEvent,
-  MessageDetail, MessageStatus, MessageSummary, NewMessage, StoredMessage,
+  MessageDetail, MessageStatus, MessageSummary, NewMessage, SentMessageRepository, StoredMessage,
 } from "./message-repository.ts";
 import { pgIsSuppressed } from "./pg-suppression-rules.ts";
 import { DISPATCH_JOB, RELAY_JOB, relayJobs, type DispatchJobPayload } from "./relay-jobs.ts";
 
 const IDEMPOTENCY_MS = 24 * 3_600_000;
-
-/** AcceptRequest with its further writes on the accept transaction's client. */
-export interface PgAcceptRequest extends Omit<AcceptRequest, "alsoWrite"> {
-  alsoWrite?: (c: Queryable, outcomes: AcceptOutcome[]) => Promise<void>;
-}
 
 export interface PgMessageRow {
   id: string;
@@ -53,7 +48,7 @@ export interface PgMessageRow {
   created_at: number;
 }
 
-export class PgSentMessageRepository {
+export class PgSentMessageRepository implements SentMessageRepository {
   private readonly db: Pg;
   private readonly jobs: PgJobQueue;
   private readonly clock: Clock;
@@ -64,7 +59,7 @@ export class PgSentMessageRepository {
     this.clock = clock;
   }
 
-  accept(request: PgAcceptRequest): Promise<AcceptResult> {
+  accept(request: AcceptRequest): Promise<AcceptResult> {
     return this.db.tx(async (c) => {
       const now = this.clock.now();
       const idem = request.idempotency;
@@ -79,7 +74,7 @@ export class PgSentMessageRepository {
       }
       const outcomes: AcceptOutcome[] = [];
       for (const m of request.messages) outcomes.push(await this.insert(c, request.projectId, m, request.relayName, now));
-      await request.alsoWrite?.(c, outcomes);
+      await request.alsoWrite?.(outcomes, { kind: "postgres", c });
       const response = request.respond(outcomes);
       if (idem) {
         await c.query("INSERT INTO send_idempotency (project_id, key, body_hash, response, created_at) VALUES ($1, $2, $3, $4, $5)",

@@ -15,6 +15,7 @@ export interface FaceAcceptRequest {
   messages: NewMessage[];
   relayName: string;
   idempotency?: { key: string; bodyHash: string };
+  alsoWrite?: (outcomes: AcceptOutcome[]) => void;
   respond: (outcomes: AcceptOutcome[]) => unknown;
 }
 
@@ -116,6 +117,19 @@ export function describeSentMessageStorage(backend: BackendName, make: (c: Conne
       clock.advance(24 * 3_600_000 + 1);
       expect((await s.accept({ projectId: p, messages: [message()], relayName: "relay.test", idempotency: idem, respond })).kind).toBe("accepted");
       expect(await s.list(p, { limit: 10, offset: 0 })).toHaveLength(2);
+    });
+
+    it("a further write that fails takes the whole accept back: no message, no job, no key", async () => {
+      const p = await newProject(store.main);
+      const m = message();
+      const seen: string[] = [];
+      await expect(
+        s.accept({ projectId: p, messages: [m], relayName: "relay.test", idempotency: { key: "k", bodyHash: "h" }, respond, alsoWrite: (o) => { seen.push(o[0].id); throw new Error("log full"); } }),
+      ).rejects.toThrow("log full");
+      expect(seen).toEqual([m.id]);
+      expect(await s.getForRelay(m.id)).toBeUndefined();
+      expect(await relayJobsOf(m.id)).toEqual([]);
+      expect((await s.accept({ projectId: p, messages: [message()], relayName: "relay.test", idempotency: { key: "k", bodyHash: "other" }, respond })).kind).toBe("accepted");
     });
 
     it("one key sent at once on two connections is accepted once; the others replay it", async () => {

@@ -20,7 +20,7 @@ for (const backend of backends) {
       const repo = new SqliteSentMessageRepository(db, jobs, clock);
       const o = new SqliteMessageOutcomes(db, new EventOutbox(db, jobs, clock), clock);
       return {
-        accept: async (r) => repo.accept(r),
+        accept: async (r) => repo.accept({ ...r, alsoWrite: r.alsoWrite && ((o) => r.alsoWrite!(o)) }),
         // As the dispatch job's write: inside the worker's transaction.
         dispatchScheduled: async (id, relay) => transaction(db, () => repo.dispatchScheduled(id, relay, { kind: "sqlite", db })),
         cancel: async (p, id) => repo.cancel(p, id),
@@ -49,7 +49,7 @@ for (const backend of backends) {
     const o = new PgMessageOutcomes(pg, new PgEventOutbox(jobs, clock), clock);
     const inJob = <T>(fn: (tx: Tx) => Promise<T>) => pg.tx((c) => fn({ kind: "postgres", c }));
     return {
-      accept: (r) => repo.accept(r),
+      accept: (r) => repo.accept({ ...r, alsoWrite: r.alsoWrite && (async (o) => r.alsoWrite!(o)) }),
       dispatchScheduled: (id, relay) => inJob((tx) => repo.dispatchScheduled(id, relay, tx)),
       cancel: (p, id) => repo.cancel(p, id),
       list: (p, f) => repo.list(p, f),

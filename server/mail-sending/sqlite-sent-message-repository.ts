@@ -3,7 +3,7 @@
 // (of a cancel and a dispatch at the same instant exactly one changes the row), and the reads.
 import type { DatabaseSync } from "node:sqlite";
 import { prepare } from "../db/statements.ts";
-import type { Tx } from "../db/tx.ts";
+import { writeOnSqlite, type Tx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import { atomically } from "./atomic.ts";
@@ -70,7 +70,8 @@ export class SqliteSentMessageRepository implements SentMessageRepository {
         if (prior) prepare(this.db, "DELETE FROM send_idempotency WHERE project_id = ? AND key = ?").run(request.projectId, idem.key);
       }
       const outcomes = request.messages.map((m) => this.insert(request.projectId, m, request.relayName, now));
-      request.alsoWrite?.(outcomes);
+      const also = request.alsoWrite;
+      if (also) writeOnSqlite((tx) => also(outcomes, tx), this.db);
       const response = request.respond(outcomes);
       if (idem) {
         prepare(this.db, "INSERT INTO send_idempotency (project_id, key, body_hash, response, created_at) VALUES (?, ?, ?, ?, ?)")
