@@ -14,6 +14,7 @@ import { ServerUnreachable } from "./load-contract.ts";
 import type { Ledger } from "./ledger.ts";
 import { prepareRequest } from "./request.ts";
 import { buildResourceGraph } from "./resources.ts";
+import { schemaKey } from "./schema-normalize.ts";
 import type { Case, Contract, Exchange, JsonSchema, Operation } from "./types.ts";
 
 export interface ContextDeps {
@@ -120,7 +121,7 @@ export function inferErrorSchema(contract: Contract): JsonSchema | undefined {
       if (!/^(4|5|default)/i.test(r.status)) continue;
       const schema = Object.entries(r.content).find(([m]) => /json/.test(m))?.[1].schema;
       if (!schema) continue;
-      const key = JSON.stringify(schema);
+      const key = schemaKey(schema);
       const entry = counts.get(key) ?? { schema, n: 0 };
       entry.n++;
       counts.set(key, entry);

@@ -40,6 +40,17 @@ export function schemaPointer(schema: unknown): string | undefined {
   return schema && typeof schema === "object" ? pointers.get(schema) : undefined;
 }
 
+/**
+ * A text that is equal for structurally equal schemas, also cyclic ones: shared schemas inside are
+ * written as a reference to their pointer (JSON.stringify throws on a cycle).
+ */
+export function schemaKey(schema: unknown): string {
+  const root = schema;
+  return JSON.stringify(schema, function (_key, value) {
+    return value !== root && isSharedSchema(value) ? { $ref: pointers.get(value) ?? "?" } : value;
+  });
+}
+
 /** A schema a reference points at: it may have several parents and lie on a cycle. */
 export function isSharedSchema(schema: unknown): boolean {
   return Boolean(schema && typeof schema === "object" && shared.has(schema));
