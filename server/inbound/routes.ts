@@ -16,7 +16,8 @@ export interface InboundMessage {
   receivedAt: Date;
 }
 
-export type InboundRouteMatch = (rcpt: string) => boolean;
+/** Synchronous, or a promise where the answer is in PostgreSQL (a message's sender domain). */
+export type InboundRouteMatch = (rcpt: string) => boolean | Promise<boolean>;
 export type InboundRouteHandler = (message: InboundMessage) => Promise<void>;
 
 interface Route {
@@ -43,7 +44,8 @@ export class InboundRoutes {
   }
 
   /** The first route claiming `rcpt`, in registration order. */
-  find(rcpt: string): InboundRouteHandler | undefined {
-    return this.routes.find((r) => r.match(rcpt))?.handler;
+  async find(rcpt: string): Promise<InboundRouteHandler | undefined> {
+    for (const r of [...this.routes]) if (await r.match(rcpt)) return r.handler;
+    return undefined;
   }
 }

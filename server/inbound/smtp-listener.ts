@@ -89,7 +89,7 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
 
 /** The refusal for `rcpt`, or null when it is accepted. */
 async function checkRecipient(deps: SmtpListenerDeps, rcpt: string): Promise<Error | null> {
-  if (deps.routes.find(rcpt)) return null;
+  if (await deps.routes.find(rcpt)) return null;
   const recipient = await deps.delivery.lookup(rcpt);
   if (recipient.kind === "mailbox" || recipient.kind === "group") return null;
   if (recipient.kind === "unknown") return reply(550, `5.1.1 <${rcpt}>: no such mailbox here`);
@@ -113,7 +113,7 @@ async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPSer
   }, deps.mailHost, resolve);
   const parsed = await parseMessage(traced);
 
-  const { routed, local } = splitByRoute(deps.routes, recipients);
+  const { routed, local } = await splitByRoute(deps.routes, recipients);
   for (const [handler, rcpts] of routed) {
     try {
       await handler({ raw: traced, parsed, mailFrom, recipients: rcpts, remoteAddress: session.remoteAddress, receivedAt });
@@ -149,11 +149,11 @@ async function readMessage(stream: SMTPServerDataStream): Promise<Buffer> {
   return Buffer.concat(chunks, kept);
 }
 
-function splitByRoute(routes: InboundRoutes, recipients: string[]) {
+async function splitByRoute(routes: InboundRoutes, recipients: string[]) {
   const routed = new Map<InboundRouteHandler, string[]>();
   const local: string[] = [];
   for (const rcpt of recipients) {
-    const handler = routes.find(rcpt);
+    const handler = await routes.find(rcpt);
     if (!handler) local.push(rcpt);
     else routed.set(handler, [...(routed.get(handler) ?? []), rcpt]);
   }

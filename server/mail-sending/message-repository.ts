@@ -158,23 +158,24 @@ export interface DeliveryOutcomes {
  * What tracking, unsubscribe and asynchronous feedback (DSN, ARF) report, by message id. Each
  * call writes the message, its history, suppressions and the event in one transaction; each
  * answers false (or undefined) when the message does not exist or the transition is not allowed.
+ * Values on SQLite, promises on PostgreSQL: callers await.
  */
 export interface MessageFeedback {
   /** Tracking and unsubscribe pages: who the message belongs to. */
-  getTrackingInfo(id: string): TrackingInfo | undefined;
+  getTrackingInfo(id: string): MaybePromise<TrackingInfo | undefined>;
   /** opens + 1, history `opened`, `mail.opened`. */
-  recordOpen(id: string): boolean;
+  recordOpen(id: string): MaybePromise<boolean>;
   /** The link's clicks and the message's clicks + 1, history `clicked`, `mail.clicked`; the URL to redirect to. */
-  recordClick(id: string, idx: number): string | undefined;
+  recordClick(id: string, idx: number): MaybePromise<string | undefined>;
   /** A marketing suppression for the message's scope (stream rules in the README). */
-  recordUnsubscribe(id: string): boolean;
+  recordUnsubscribe(id: string): MaybePromise<boolean>;
   /**
    * sent|delayed|delivered -> bounced (hard: the address suppressed in both streams, project-wide)
    * or soft_bounced; `mail.bounced`.
    */
   markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }, tx?: Tx): MaybePromise<boolean>;
   /** delivered|sent -> complained; marketing messages suppress per scope; `mail.complained`. */
-  markComplained(id: string): boolean;
+  markComplained(id: string): MaybePromise<boolean>;
 }
 
 export interface TrackingInfo {

@@ -10,7 +10,7 @@ import type { Tx } from "../db/tx.ts";
 import type { EventType } from "../events/event-outbox.ts";
 import type { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { DeliveryOutcomes, MessageStatus, TrackingInfo } from "./message-repository.ts";
+import type { DeliveryOutcomes, MessageFeedback, MessageStatus, TrackingInfo } from "./message-repository.ts";
 import { history, type PgMessageRow } from "./pg-sent-message-repository.ts";
 import { pgSuppress } from "./pg-suppression-rules.ts";
 
@@ -27,7 +27,7 @@ async function savepoint<T>(c: Queryable, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export class PgMessageOutcomes implements DeliveryOutcomes {
+export class PgMessageOutcomes implements DeliveryOutcomes, MessageFeedback {
   private readonly db: Pg;
   private readonly events: PgEventOutbox;
   private readonly clock: Clock;

@@ -2,10 +2,9 @@
 // repository on PostgreSQL or not start: a mix would split the data across two stores without
 // anyone noticing (decision P1). Remove an entry when its area is implemented and wired.
 export const missingOnPostgres: readonly string[] = [
-  "mail sending (the DLP record(db, ...) inside accept's alsoWrite and for blocked sends must take the Tx; tracking, unsubscribe and feedback routes awaiting PgMessageOutcomes; the inbound route predicate of engagement/wire.ts is synchronous and reads getTrackingInfo)",
+  "mail sending (the DLP inspector's record(db, ...), in accept's alsoWrite and for blocked sends, must take the Tx and emit through the PostgreSQL outbox)",
   "certificates (handlers, jobs, local CA and ACME callers on PgCertificateRepository: its reads are promises, job writes take the client)",
   "messenger (handlers, forwarding and link callers on PgBotRepository: its methods are promises, `then` gets the add's client)",
-  "dlp (the inspector's record(db, ...) joining the send transaction as a Tx)",
   "the PostgreSQL wiring of services.ts, the worker in platform.ts and the console",
 ];
 

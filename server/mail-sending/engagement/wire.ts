@@ -19,9 +19,9 @@ export async function wireMailEngagement(app: FastifyInstance, s: Services, publ
   // Claimed at RCPT TO only when the address names a message sent from that very domain, so
   // any other `bounces+...` address is refused like an unknown mailbox.
   s.inbound.route(
-    (rcpt) => {
+    async (rcpt) => {
       const id = messageIdFromReturnPath(rcpt);
-      const from = id ? s.mailFeedback.getTrackingInfo(id)?.from : undefined;
+      const from = id ? (await s.mailFeedback.getTrackingInfo(id))?.from : undefined;
       return !!from && from.slice(from.lastIndexOf("@")).toLowerCase() === rcpt.slice(rcpt.lastIndexOf("@"));
     },
     async (message) => {

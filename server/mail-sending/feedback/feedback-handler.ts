@@ -31,12 +31,12 @@ export async function handleFeedbackMail(deps: FeedbackHandlerDeps, mail: Feedba
   const fromReport = report.kind === "complaint" && report.complaint.originalMailFrom ? deps.messageIdOfReturnPath(report.complaint.originalMailFrom) : undefined;
   const messageId = fromEnvelope ?? fromReport;
   if (!messageId) return { action: "ignored", reason: "no VERP address names a message" };
-  const target = deps.feedback.getTrackingInfo(messageId);
+  const target = await deps.feedback.getTrackingInfo(messageId);
   if (!target) return { action: "ignored", reason: "the message does not exist" };
   if (report.kind === "ignored") return { action: "ignored", messageId, reason: report.reason };
 
   if (report.kind === "complaint") {
-    const moved = deps.feedback.markComplained(messageId);
+    const moved = await deps.feedback.markComplained(messageId);
     return moved ? { action: "complained", messageId, reason: report.complaint.feedbackType } : { action: "ignored", messageId, reason: "the message's status does not take a complaint" };
   }
   // The Return-Path is shared by the message's Cc and Bcc recipients; only a failure of its To
@@ -44,7 +44,7 @@ export async function handleFeedbackMail(deps: FeedbackHandlerDeps, mail: Feedba
   const own = report.bounces.filter((b) => !b.recipient || b.recipient.toLowerCase() === target.to.toLowerCase());
   const bounce = own.find((b) => b.bounceType === "hard") ?? own[0];
   if (!bounce) return { action: "ignored", messageId, reason: "the report names other recipients than the message's" };
-  const moved = deps.feedback.markBounced(messageId, { bounceType: bounce.bounceType, reason: bounce.reason });
+  const moved = await deps.feedback.markBounced(messageId, { bounceType: bounce.bounceType, reason: bounce.reason });
   if (!moved) return { action: "ignored", messageId, reason: "the message's status does not take a bounce" };
   return { action: bounce.bounceType === "hard" ? "bounced" : "soft_bounced", messageId, reason: bounce.reason };
 }

@@ -22,7 +22,7 @@ export function registerTrackingRoutes(app: FastifyInstance, deps: TrackingRoute
     handler: async (request, reply) => {
       const [id] = deps.tokens.verify("open", (request.params as { token: string }).token, 1) ?? [];
       if (!id) return reply.code(404).type("text/plain").send("not found");
-      if (request.method === "GET") deps.feedback.recordOpen(id);
+      if (request.method === "GET") await deps.feedback.recordOpen(id);
       // Every fetch must reach us to count, and no shared cache may keep one recipient's pixel.
       return reply.header("cache-control", "no-store, private").type("image/gif").send(PIXEL);
     },
@@ -36,8 +36,8 @@ export function registerTrackingRoutes(app: FastifyInstance, deps: TrackingRoute
       const [id, idx] = deps.tokens.verify("click", (request.params as { token: string }).token, 2) ?? [];
       if (!id || !/^\d{1,6}$/.test(idx)) return reply.code(404).type("text/plain").send("not found");
       const url = request.method === "GET"
-        ? deps.feedback.recordClick(id, Number(idx))
-        : deps.feedback.getTrackingInfo(id)?.links.find((l) => l.idx === Number(idx))?.url;
+        ? await deps.feedback.recordClick(id, Number(idx))
+        : (await deps.feedback.getTrackingInfo(id))?.links.find((l) => l.idx === Number(idx))?.url;
       if (!url) return reply.code(404).type("text/plain").send("not found");
       return reply.code(302).header("cache-control", "no-store, private").header("referrer-policy", "no-referrer").header("location", url).send();
     },

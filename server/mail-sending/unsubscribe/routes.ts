@@ -29,22 +29,22 @@ export async function registerUnsubscribeRoutes(root: FastifyInstance, deps: Uns
     for (const type of ["application/x-www-form-urlencoded", "multipart/form-data"]) {
       app.addContentTypeParser(type, { parseAs: "string", bodyLimit: 16 * 1024 }, (_req, body, done) => done(null, body));
     }
-    const target = (token: string) => {
+    const target = async (token: string) => {
       const [id] = deps.tokens.verify("unsubscribe", token, 1) ?? [];
       return id ? deps.feedback.getTrackingInfo(id) : undefined;
     };
 
     app.get("/mail/u/:token", { exposeHeadRoute: false }, async (request, reply) => {
-      const m = target((request.params as { token: string }).token);
+      const m = await target((request.params as { token: string }).token);
       return m ? html(reply, 200, confirmPage(m.to, m.from)) : html(reply, 404, notFoundPage());
     });
 
     app.post("/mail/u/:token", async (request, reply) => {
-      const m = target((request.params as { token: string }).token);
+      const m = await target((request.params as { token: string }).token);
       if (!m) return html(reply, 404, notFoundPage());
       const body = typeof request.body === "string" ? request.body : "";
       if (!isOneClickRequest(request.headers["content-type"], body)) return html(reply, 400, badRequestPage());
-      deps.feedback.recordUnsubscribe(m.id);
+      await deps.feedback.recordUnsubscribe(m.id);
       return html(reply, 200, donePage(m.to));
     });
   });
