@@ -11,10 +11,9 @@ import type {
   AcceptOutcome, AcceptRequest, AcceptResult, CancelResult, DispatchResult, FunnelCounts, HistoryEvent,
   MessageDetail, MessageStatus, MessageSummary, NewMessage, SentMessageRepository, StoredMessage,
 } from "./message-repository.ts";
+import { priorSend, remember } from "./idempotency.ts";
 import { DISPATCH_JOB, enqueueRelay, type DispatchJobPayload } from "./relay-jobs.ts";
 import { isSuppressed } from "./suppression-rules.ts";
-
-const IDEMPOTENCY_MS = 24 * 3_600_000;
 
 export interface MessageRow {
   id: string;
@@ -61,22 +60,13 @@ export class SqliteSentMessageRepository implements SentMessageRepository {
     return atomically(this.db, () => {
       const now = this.clock.now();
       const idem = request.idempotency;
-      if (idem) {
-        const prior = prepare(this.db, "SELECT body_hash, response, created_at FROM send_idempotency WHERE project_id = ? AND key = ?")
-          .get(request.projectId, idem.key) as { body_hash: string; response: string; created_at: number } | undefined;
-        if (prior && prior.created_at > now - IDEMPOTENCY_MS) {
-          return prior.body_hash === idem.bodyHash ? { kind: "replay", response: JSON.parse(prior.response) } : { kind: "conflict" };
-        }
-        if (prior) prepare(this.db, "DELETE FROM send_idempotency WHERE project_id = ? AND key = ?").run(request.projectId, idem.key);
-      }
+      const prior = idem && priorSend(this.db, request.projectId, idem, now);
+      if (prior) return prior;
       const outcomes = request.messages.map((m) => this.insert(request.projectId, m, request.relayName, now));
       const also = request.alsoWrite;
       if (also) writeOnSqlite((tx) => also(outcomes, tx), this.db);
       const response = request.respond(outcomes);
-      if (idem) {
-        prepare(this.db, "INSERT INTO send_idempotency (project_id, key, body_hash, response, created_at) VALUES (?, ?, ?, ?, ?)")
-          .run(request.projectId, idem.key, idem.bodyHash, JSON.stringify(response), now);
-      }
+      if (idem) remember(this.db, request.projectId, idem, response, now);
       return { kind: "accepted", response };
     });
   }
