@@ -9,6 +9,7 @@ import type { DnsResolver } from "../dns/resolver.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { DeliveredCopy, DeliveryRepository } from "./delivery-repository.ts";
 import { parseMessage, toStoredMessage } from "./parse-message.ts";
+import { recipientRefusal } from "./recipient-check.ts";
 import type { InboundRouteHandler, InboundRoutes } from "./routes.ts";
 import { cachedResolve } from "./dns-cache.ts";
 import { loadOrCreateTlsCertificate } from "./tls-certificate.ts";
@@ -87,13 +88,10 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
   };
 }
 
-/** The refusal for `rcpt`, or null when it is accepted. */
+/** The refusal for `rcpt` as an SMTP reply (recipient-check.ts decides), or null when it is accepted. */
 async function checkRecipient(deps: SmtpListenerDeps, rcpt: string): Promise<Error | null> {
-  if (await deps.routes.find(rcpt)) return null;
-  const recipient = await deps.delivery.lookup(rcpt);
-  if (recipient.kind === "mailbox" || recipient.kind === "group") return null;
-  if (recipient.kind === "unknown") return reply(550, `5.1.1 <${rcpt}>: no such mailbox here`);
-  return reply(550, `5.7.1 <${rcpt}>: relay access denied`);
+  const refusal = await recipientRefusal(deps.routes, (address) => deps.delivery.lookup(address), rcpt);
+  return refusal && reply(refusal.code, refusal.text);
 }
 
 async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
