@@ -3,7 +3,7 @@
 // that arrives with that token is acknowledged at once and forwarded to the project's forwardUrl
 // as a job of the one queue, the body exactly as received, retried on the schedule of webhook
 // deliveries (docs/decisions.md W2, B6).
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Job } from "../jobs/job-queue.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { BotRecord } from "./bot-repository.ts";
@@ -37,13 +37,6 @@ export async function setUpForwarding(m: MessengerContext, bot: BotRecord, forwa
   await m.api(m.secrets.open(bot.tokenSealed)).setWebhook({ url, secretToken: secret });
   m.bots.setForwarding(bot.id, { hookId, hookSecretSealed: bot.hookSecretSealed ?? m.secrets.seal(secret), forwardUrl });
   return { hookUrl: url, forwardUrl };
-}
-
-/** Constant-time comparison of the X-Telegram-Bot-Api-Secret-Token header with the expected secret. */
-export function secretMatches(given: string | string[] | undefined, expected: string): boolean {
-  if (typeof given !== "string") return false;
-  const digest = (s: string) => createHash("sha256").update(s).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 export function forwardGroup(forwardUrl: string): string {

@@ -4,22 +4,23 @@
 // acknowledged update survives kill -9; the body is kept as the exact text received.
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { MANAGER_UPDATE_JOB } from "./create-link.ts";
-import { FORWARD_JOB, forwardGroup, secretMatches, type ForwardPayload } from "./forwarding.ts";
+import { FORWARD_JOB, forwardGroup, type ForwardPayload } from "./forwarding.ts";
 import type { MessengerContext } from "./messenger-context.ts";
-
-const SECRET_HEADER = "x-telegram-bot-api-secret-token";
+import { secretMatches } from "./secret-token.ts";
 
 function refuse(reply: FastifyReply, status: number, code: string, error: string): FastifyReply {
   return reply.code(status).send({ error, code });
 }
 
+/** An Update is a JSON object with an integer update_id (null, arrays and scalars have none). */
 function isUpdate(text: string): boolean {
+  let u: { update_id?: unknown } | null;
   try {
-    const u = JSON.parse(text);
-    return u !== null && typeof u === "object" && !Array.isArray(u) && Number.isInteger(u.update_id);
+    u = JSON.parse(text);
   } catch {
     return false;
   }
+  return Number.isInteger(u?.update_id);
 }
 
 export async function registerMessengerHooks(root: FastifyInstance, m: MessengerContext): Promise<void> {
@@ -31,7 +32,7 @@ export async function registerMessengerHooks(root: FastifyInstance, m: Messenger
     app.post<{ Params: { hookId: string } }>("/hooks/messenger/:hookId", async (request, reply) => {
       const { hookId } = request.params;
       const body = typeof request.body === "string" ? request.body : "";
-      const given = request.headers[SECRET_HEADER];
+      const given = request.headers["x-telegram-bot-api-secret-token"];
       if (hookId === m.managerHook.id) {
         if (!secretMatches(given, m.managerHook.secret)) return refuse(reply, 401, "unauthorized", "missing or wrong X-Telegram-Bot-Api-Secret-Token");
         if (!isUpdate(body)) return refuse(reply, 400, "invalid_request", "the body is not a JSON Update with an update_id");
