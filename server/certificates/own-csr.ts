@@ -48,7 +48,7 @@ function weakKeyProblem(csr: x509.Pkcs10CertificateRequest): string | undefined 
   if (key.asymmetricKeyType === "ec") {
     return CURVES.has(details.namedCurve ?? "") ? undefined : `has an EC key on ${details.namedCurve ?? "an unknown curve"}; P-256 and P-384 are accepted`;
   }
-  return `has a ${key.asymmetricKeyType ?? "unknown"} key; RSA (2048 bits or more) and ECDSA P-256 or P-384 are accepted`;
+  return `has a key of type ${key.asymmetricKeyType ?? "unknown"}; RSA (2048 to 8192 bits) and ECDSA P-256 or P-384 are accepted`;
 }
 
 /** CN and DNS SANs, lowercase; undefined when the CSR names anything but DNS names. */
