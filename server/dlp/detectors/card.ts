@@ -60,7 +60,8 @@ export function maskCard(d: string): string {
 }
 
 const expiry = /(?<!\d)(0[1-9]|1[0-2]) ?[/-] ?(\d{2}|20\d{2})(?!\d)/;
-const cvv = /\b(?:cvv2?|cvc2?|cid|csc|cav2|security code|код безопасности|təhlükəsizlik kodu)\b\W{0,3}\d{3,4}(?!\d)/i;
+// Word edges by Unicode letters, not \b: \b only knows ASCII, so "код безопасности" never matched.
+const cvv = /(?<![\p{L}\d_])(?:cvv2?|cvc2?|cid|csc|cav2|security code|код безопасности|təhlükəsizlik kodu)(?![\p{L}\d_])[^\p{L}\d_]{0,3}\d{3,4}(?!\d)/iu;
 
 function isFull(text: string, start: number, end: number): boolean {
   const after = text.slice(end, end + 40);

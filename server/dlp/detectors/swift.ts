@@ -8,7 +8,8 @@ import { labelled, match, type Match } from "./detector.ts";
 import { detectIbans } from "./iban.ts";
 
 const candidate = /(?<![\p{L}\d_-])([A-Z]{4})([A-Z]{2})([A-Z0-9]{2})([A-Z0-9]{3})?(?![\p{L}\d_-])/gu;
-const label = /(?:\bswift|\bbic\b|\bbic[/:]|s\.w\.i\.f\.t|bank identifier code|\bsvift|\bsvİft|свифт|\bБИК\b)/iu;
+// БИК by Unicode letter edges: \b only knows ASCII, so "\bБИК\b" never matched.
+const label = /(?:\bswift|\bbic\b|\bbic[/:]|s\.w\.i\.f\.t|bank identifier code|\bsvift|\bsvİft|свифт|(?<!\p{L})БИК(?!\p{L}))/iu;
 
 function lineOf(text: string, index: number): string {
   const start = text.lastIndexOf("\n", index) + 1;
@@ -21,7 +22,7 @@ export function detectSwift(text: string): Match[] {
   for (const m of text.matchAll(candidate)) {
     const bic = m[0];
     if (!isValidBIC(bic)) continue;
-        const line = lineOf(text, m.index);
+    const line = lineOf(text, m.index);
     if (!labelled(text, m.index, 30, label, candidate) && !(detectIbans(line).length > 0)) continue;
     out.push(match("swift", bic, `${bic.slice(0, 6)}${"*".repeat(bic.length - 6)}`, m.index, m.index + bic.length));
   }
