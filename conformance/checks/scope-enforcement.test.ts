@@ -120,6 +120,18 @@ describe("scope_enforcement", () => {
     ]);
   });
 
+  it("its probes bypass the after hooks, which see only the run's own traffic", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "scope-hooks-"));
+    dirs.push(dir);
+    const hooks = path.join(dir, "hooks.mjs");
+    writeFileSync(hooks, "export default { after: { '*': (ex) => { (globalThis.__scopeHooks ??= []).push(ex.keyRole); } } };");
+    const seen: string[] = ((globalThis as { __scopeHooks?: string[] }).__scopeHooks = []);
+    const r = await scopeRun(undefined, (c) => ({ ...c, hooks }));
+    expect(r.outcome).toEqual({ passed: 1, failed: 0 });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen)).toEqual(new Set(["default"]));
+  });
+
   it("an operation without a scope is not judged", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "scope-"));
     dirs.push(dir);

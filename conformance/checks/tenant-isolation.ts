@@ -28,7 +28,7 @@ export const tenantIsolation: Check = {
           const c = linkedCase(ctx, target, created.env);
           if (!c) continue;
           applicable = true;
-          const ex = await ctx.send(target.operation, c, { key: other, keyRole: "other-project", phase: "stateful" });
+          const ex = await ctx.send(target.operation, c, { key: other, keyRole: "other-project" });
           if (ex.response.status !== 404) {
             findings.push({ message: `${target.operation.id} with another project's key answered ${ex.response.status} for a resource of the first project`, expected: "404", got: String(ex.response.status), request: ex.request, status: ex.response.status });
           }
@@ -40,7 +40,7 @@ export const tenantIsolation: Check = {
       const c = ctx.sampleCase(op, 31);
       if (c) {
         applicable = true;
-        const ex = await ctx.send(op, c, { key: other, keyRole: "other-project", phase: "stateful" });
+        const ex = await ctx.send(op, c, { key: other, keyRole: "other-project" });
         if (ex.response.status < 400) {
           findings.push({ title: "Another project's fixture accepted", message: `${op.id} with another project's key succeeded (${ex.response.status}) on the first project's ${owned.join("/")}`, expected: "403 or 404", got: String(ex.response.status), request: ex.request, status: ex.response.status });
         }
