@@ -38,6 +38,8 @@ describe("issuer ranges and lengths", () => {
     ["6221260000000000", true, "622126"], ["6229250000000003", true, "622925"],
     ["6200000000000005", true, "UnionPay 62"], ["8100000000000002", true, "UnionPay 81"], ["810000000000000", false, "UnionPay 15"], ["620000000000000", false, "62, 15"],
     ["500000000009", true, "Maestro 12"], ["690000000008", true, "Maestro 69"], ["50000000005", false, "Maestro 11"], ["50000000000000000000", false, "Maestro 20"],
+    ["222100000000000", false, "Mastercard 2-series 15"], ["22000000000000000004", false, "Mir 20"], ["36000000000000000008", false, "Diners 20"], ["35280000000000000007", false, "JCB 20"],
+    ["60110000000000000004", false, "Discover 20"], ["62000000000000000005", false, "UnionPay 20"], ["6200000000000000000", true, "UnionPay 19"], ["81000000000000000002", false, "UnionPay 81, 20"],
     ["9000000000000001", true, "national 9000"], ["90000000000000001", false, "national 17"], ["8999000000000006", false, "8999"], ["7000000000000005", false, "7"],
   ];
   it.each(table)("%s: %s (%s)", (digits, accepted) => {
@@ -70,6 +72,12 @@ describe("finding card numbers in text", () => {
     expect(detectCards(text).map((m) => [m.type, m.start, m.end])).toEqual([["card", 2, 18], ["card", 23, 42]]);
   });
 
+  it("the 4-6-5 and 4-6-4 groupings are Amex and Diners only: three groups, exactly those lengths", () => {
+    for (const text of ["4000 000000 0000 02", "40000 000000 00002", "4000 0000 00000002", "4000 000000 000002", "4000 0000 0000 0000006"]) {
+      expect([text, found(text)]).toEqual([text, []]);
+    }
+  });
+
   it("refuses odd groupings: mixed separators, groups not of four, a last group longer than four, two spaces", () => {
     for (const text of ["4111 1111-1111 1111", "41111 111 1111 1111", "4111 1111 1111 11111 1", "4111  1111 1111 1111", "4111 11111111 1111", "3782 8224 6310 005 x"]) {
       expect([text, found(text)]).toEqual([text, text === "3782 8224 6310 005 x" ? [card("378282246310005", "3782 8224 6310 005")] : []]);
@@ -77,7 +85,8 @@ describe("finding card numbers in text", () => {
   });
 
   it("refuses Luhn-invalid numbers, unknown issuers, wrong lengths and repeated digits", () => {
-    for (const text of ["4111111111111112", "7000000000000005", "400000000000006", "411111111111", "41111111111111111111", "6666666666666"]) {
+    // 500000000009 is a Luhn-valid 12-digit Maestro number: the scheme allows 12, the detector starts at 13.
+    for (const text of ["4111111111111112", "7000000000000005", "400000000000006", "411111111111", "41111111111111111111", "6666666666666", "500000000009"]) {
       expect([text, found(text)]).toEqual([text, []]);
     }
     // The same 13-digit Maestro shape with two different digits is a card: only the repetition was refused.
@@ -120,6 +129,9 @@ describe("full: a CVV or an expiry next to the number", () => {
     expect(found("4111111111111111 cvc2 1234")[0].full).toBe(true);
     expect(found("4111111111111111 код безопасности 123")[0].full).toBe(true);
     expect(found("CVV 123, card 4111111111111111")[0].full).toBe(true);
+    expect(found(`${"x".repeat(30)} CVV 123, card 4111111111111111`)[0].full).toBe(true);
+    expect(found("4111111111111111 CVC: 123")[0].full).toBe(true);
+    expect(found("4111111111111111 CID 1234")[0].full).toBe(true);
     expect(found(`CVV 123 ${"x".repeat(40)} 4111111111111111`)[0].full).toBe(false);
     expect(found("4111111111111111 CVV 12345")[0].full).toBe(false);
     expect(found("4111111111111111 CVV 12")[0].full).toBe(false);
@@ -132,6 +144,7 @@ describe("full: a CVV or an expiry next to the number", () => {
   it("an expiry label and date right before the number, only punctuation between", () => {
     expect(found("Exp 12/29: 4111111111111111")[0].full).toBe(true);
     expect(found("valid: 01/30, 4111111111111111")[0].full).toBe(true);
+    expect(found("Validity: 01/30, 4111111111111111")[0].full).toBe(true);
     expect(found("valid thru 01/30, 4111111111111111")[0].full).toBe(false);
     expect(found("expiry: 01 / 30 - 4111111111111111")[0].full).toBe(true);
     expect(found("on 12/29: 4111111111111111")[0].full).toBe(false);

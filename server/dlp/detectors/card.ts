@@ -39,7 +39,7 @@ export function schemeAccepts(d: string): boolean {
   if (p4 === 6011 || p2 === 65 || (p3 >= 644 && p3 <= 649) || (p6 >= 622126 && p6 <= 622925)) return n >= 16 && n <= 19; // Discover
   if (p2 === 62 || p2 === 81) return n >= 16 && n <= 19; // UnionPay
   if (p2 === 50 || (p2 >= 56 && p2 <= 69)) return n >= 12 && n <= 19; // Maestro and other debit
-  if (d[0] === "9" && p4 >= 9000) return n === 16; // national schemes (Troy and similar)
+  if (d[0] === "9") return n === 16; // national schemes (Troy and similar)
   return false;
 }
 
