@@ -23,9 +23,14 @@ describe("FİN", () => {
 
   it("after each label, on its line or the line above", () => {
     for (const text of ["FİN: 5ZX8K2P", "FIN kodu 5ZX8K2P", "fin 5ZX8K2P", "fın: 5ZX8K2P", "PIN: 5ZX8K2P", "PİN 5ZX8K2P", "ФИН: 5ZX8K2P", "ПИН 5ZX8K2P", "Personal No. 5ZX8K2P", "personal number: 5ZX8K2P",
-      "personal identification 5ZX8K2P", "Fərdi identifikasiya nömrəsi: 5ZX8K2P", "şəxsi identifikasiya: 5ZX8K2P", "FİN\n5ZX8K2P"]) {
+      "personal identification 5ZX8K2P", "Fərdi identifikasiya nömrəsi: 5ZX8K2P", "şəxsi identifikasiya: 5ZX8K2P",
+      "personal  no 5ZX8K2P", "fərdi  identifikasiya 5ZX8K2P", "şəxsi\tidentifikasiya 5ZX8K2P", "şəxsi  identifikasiya 5ZX8K2P", "FİN\n5ZX8K2P"]) {
       expect([text, fin(text)]).toEqual([text, hit]);
     }
+  });
+
+  it("the digit may stand anywhere in the code", () => {
+    expect(fin("FIN: AZXBKP2")).toEqual([{ type: "fin", value: "AZXBKP2", masked: "A*****2", text: "AZXBKP2" }]);
   });
 
   it("needs the label: none, inside a word, or too far", () => {

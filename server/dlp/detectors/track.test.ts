@@ -12,6 +12,7 @@ describe("track 1", () => {
     expect(found("x %B4111111111111111^DOE/JOHN^27121010000000000? y")).toEqual([track(1, "%B4111111111111111^DOE/JOHN^27121010000000000?")]);
     expect(found("B4111111111111111^DOE/JOHN^2712101 y")).toEqual([track(1, "B4111111111111111^DOE/JOHN^2712101")]);
     expect(found("%B4111111111111111~DOE/JOHN\"~2712101?")).toEqual([track(1, "%B4111111111111111~DOE/JOHN\"~2712101?")]);
+    expect(found("%B4111111111111111^DOE/JOHN~2712101?")).toEqual([track(1, "%B4111111111111111^DOE/JOHN~2712101?")]);
   });
 
   it("months 01 and 12 are dates, 00 and 13 are not; the PAN must pass Luhn", () => {
@@ -19,6 +20,8 @@ describe("track 1", () => {
     expect(found("%B4111111111111111^DOE/JOHN^2700101?")).toEqual([]);
     expect(found("%B4111111111111111^DOE/JOHN^2713101?")).toEqual([]);
     expect(found("%B4111111111111112^DOE/JOHN^2712101?")).toEqual([]);
+    // The service code has three digits.
+    expect(found("%B4111111111111111^DOE/JOHN^271210?")).toEqual([]);
   });
 
   it("the name holds 2 to 26 characters", () => {
@@ -34,6 +37,8 @@ describe("track 2", () => {
     expect(found("x ;4111111111111111=27121010000000? y")).toEqual([track(2, ";4111111111111111=27121010000000?")]);
     expect(found("x 4111111111111111=2712101 y")).toEqual([track(2, "4111111111111111=2712101")]);
     expect(found("x 4111111111111111D2712101 y")).toEqual([track(2, "4111111111111111D2712101")]);
+    expect(found("x %4111111111111111=2712101 y")).toEqual([track(2, "%4111111111111111=2712101")]);
+    expect(found("x 4111111111111111=271210 y")).toEqual([]);
   });
 
   it("a bad month, a Luhn-invalid PAN, or a number glued to digits or letters before it is not a track", () => {
@@ -47,6 +52,7 @@ describe("track 2", () => {
       track(1, "%B4111111111111111^DOE/JOHN^2712101?"),
       track(2, ";4111111111111111=2712101?"),
     ]);
+    expect(found("%B4111111111111111^DOE/JOHN^2712101?;4111111111111111=2712101?")).toHaveLength(2);
     expect(found("%B4111111111111111^DOE/JOHN^2712101;4111111111111111=2712101")).toEqual([track(1, "%B4111111111111111^DOE/JOHN^2712101;4111111111111111=2712101")]);
   });
 });
