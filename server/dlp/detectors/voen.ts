@@ -14,7 +14,8 @@ export function detectVoen(text: string): Match[] {
   if (!mentions(text, label)) return out;
   for (const m of text.matchAll(candidate)) {
     const raw = m[1];
-    if (/ /.test(raw) && !/^\d{3} \d{3} \d{4}$/.test(raw)) continue;
+    // Spaces may stand only after the 3rd and 6th digit: both (3-3-4) or neither, never one.
+    if (raw.length === 11) continue;
     if (!labelled(text, m.index, 60, label, candidate)) continue;
     const digits = raw.replace(/ /g, "");
     out.push(match("voen", digits, maskMiddle(digits, 2), m.index, m.index + raw.length));
