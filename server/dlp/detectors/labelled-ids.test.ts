@@ -94,6 +94,9 @@ describe("SWIFT/BIC", () => {
   it("or beside a valid IBAN on the same line", () => {
     expect(swift("DE89370400440532013000 DEUTDEFF")).toHaveLength(1);
     expect(swift("DE89370400440532013000\nDEUTDEFF")).toEqual([]);
+    expect(swift("DEUTDEFF DE89370400440532013000")).toHaveLength(1);
+    expect(swift("DEUTDEFF\nDE89370400440532013000")).toEqual([]);
+    expect(swift("x\nDEUTDEFF\nDE89370400440532013000\ny")).toEqual([]);
     expect(swift("DE88370400440532013000 DEUTDEFF")).toEqual([]);
   });
 
