@@ -40,6 +40,11 @@ describe("machine-readable line", () => {
     expect(found(MRZ.replace("7408122", "7408123"))).toEqual([]);
   });
 
+  it("labelled numbers before and after a machine-readable line are found too", () => {
+    const text = `Passport: C01234567\n${MRZ}\nPassport: AA7654321`;
+    expect(found(text).map((m) => m.value)).toEqual(["L898902C3", "C01234567", "AA7654321"]);
+  });
+
   it("glued to more MRZ characters it is not line 2", () => {
     expect(found(`X${MRZ}`)).toEqual([]);
     expect(found(`${MRZ}1`)).toEqual([]);
@@ -54,8 +59,11 @@ describe("labelled numbers", () => {
     expect(found("passport no 123456789")).toEqual(hit("123456789", "12*****89", "123456789"));
     expect(found("pasport AA1234567")).toEqual(hit("AA1234567", "AA*****67", "AA1234567"));
     expect(found("Паспорт: 45 10 123456")).toEqual(hit("4510123456", "45******56", "45 10 123456"));
+    expect(found("Паспорт: 4510 123456")).toEqual(hit("4510123456", "45******56", "4510 123456"));
+    expect(found("Паспорт: 45 10123456")).toEqual(hit("4510123456", "45******56", "45 10123456"));
     expect(found("паспорт 72 1234567")).toEqual(hit("721234567", "72*****67", "72 1234567"));
     expect(found("Travel document: C01X00T47")).toEqual(hit("C01X00T47", "C0*****47", "C01X00T47"));
+    expect(found("Travel  document: C01X00T47")).toEqual(hit("C01X00T47", "C0*****47", "C01X00T47"));
     expect(found("Passeport 123456")).toEqual(hit("123456", "12**56", "123456"));
     expect(found("Reisepass 1234567890")).toEqual(hit("1234567890", "12******90", "1234567890"));
     expect(found("Passport\nC01234567")).toHaveLength(1);
@@ -64,6 +72,7 @@ describe("labelled numbers", () => {
   it("at least 5 digits and at most 4 letters, 6 to 10 characters", () => {
     expect(found("Passport: ABCD12345")).toHaveLength(1);
     expect(found("Passport: ABCDE1234")).toEqual([]);
+    expect(found("Passport: ABCDE12345")).toEqual([]);
     expect(found("Passport: ABCD1234")).toEqual([]);
     expect(found("Passport: ABC12345")).toHaveLength(1);
     expect(found("Passport: 12345")).toEqual([]);
@@ -76,7 +85,7 @@ describe("labelled numbers", () => {
   });
 
   it("refuses numbers glued to more: a phone prefix, a digit group before or after", () => {
-    for (const text of ["Passport: +123456789", "Passport: 1 123456789", "Passport: 1-123456789", "Passport: 123456789-1", "Passport: 123456789 1", "Passport: x123456789", "Passport: 123456789x", "Passport: _123456789", "Passport: 123456789_"]) {
+    for (const text of ["Passport: +123456789", "Passport: 1 123456789", "Passport: 1-123456789", "Passport: 123456789-1", "Passport: 123456789 1", "Passport: x123456789", "Passport: 123456789x", "Passport: _123456789", "Passport: 123456789_", "Passport: 123456789 123456789"]) {
       expect([text, found(text)]).toEqual([text, []]);
     }
   });
