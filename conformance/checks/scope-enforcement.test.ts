@@ -120,6 +120,13 @@ describe("scope_enforcement", () => {
     ]);
   });
 
+  it("so are the requests with only the scope", async () => {
+    const f = await startPlatform(answerFor(onlyTheScope, 418));
+    started.push(f);
+    const r = await run({ spec: CONTRACT_PATH, baseUrl: f.server.url, config: f.config, checks: ["scope_enforcement", "status_code_conformance"], includeOperationId: ["listGroups"], maxExamples: 2, seed: 1, phases: ["coverage"] });
+    expect(r.ledger.failures.map(({ check, phase, got }) => ({ check, phase, got }))).toEqual([{ check: "status_code_conformance", phase: "coverage", got: "418" }]);
+  });
+
   it("its probes bypass the after hooks, which see only the run's own traffic", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "scope-hooks-"));
     dirs.push(dir);
