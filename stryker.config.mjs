@@ -25,7 +25,23 @@ export const criticalModules = {
   "server/adapters/address-policy.ts": ["server/adapters/address-policy.test.ts"],
   "server/adapters/outbound-http.ts": ["server/adapters/outbound-http-guard.test.ts", "server/adapters/outbound-http.test.ts"],
   // h18b: conformance checks, sending rules, DLP detectors, SMTP recipients, CSR checks, messenger token
-  // (filled in by h18b with the test files that exercise each)
+  "server/mail-sending/suppression-rules.ts": ["server/mail-sending/sending-rules.test.ts"],
+  "server/mail-sending/idempotency.ts": ["server/mail-sending/sending-rules.test.ts"],
+  "server/inbound/recipient-check.ts": ["server/inbound/recipient-check.test.ts"],
+  "server/messenger/secret-token.ts": ["server/messenger/secret-token.test.ts", "server/messenger/hook-routes.test.ts"],
+  "server/messenger/hook-routes.ts": ["server/messenger/hook-routes.test.ts"],
+  "server/certificates/own-csr.ts": ["server/certificates/own-csr.test.ts"],
+  "conformance/checks/scope-enforcement.ts": ["conformance/checks/scope-enforcement.test.ts"],
+  "conformance/checks/tenant-isolation.ts": ["conformance/checks/tenant-isolation.test.ts"],
+  "server/dlp/detectors/card.ts": ["server/dlp/detectors/card.test.ts"],
+  "server/dlp/detectors/iban.ts": ["server/dlp/detectors/iban.test.ts"],
+  "server/dlp/detectors/track.ts": ["server/dlp/detectors/track.test.ts"],
+  "server/dlp/detectors/detector.ts": ["server/dlp/detectors/labelled.test.ts"],
+  "server/dlp/detectors/index.ts": ["server/dlp/detectors/labelled.test.ts"],
+  "server/dlp/detectors/fin.ts": ["server/dlp/detectors/labelled-ids.test.ts"],
+  "server/dlp/detectors/voen.ts": ["server/dlp/detectors/labelled-ids.test.ts"],
+  "server/dlp/detectors/swift.ts": ["server/dlp/detectors/labelled-ids.test.ts"],
+  "server/dlp/detectors/passport.ts": ["server/dlp/detectors/passport.test.ts"],
 };
 
 /** Where a module's reports go; its incremental file is committed, so a rerun on a fresh clone is incremental too. */
