@@ -11,7 +11,6 @@ import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
-import { allChecks } from "../checks/index.ts";
 import { loadContract } from "../engine/load-contract.ts";
 import { run } from "../engine/runner.ts";
 import { correctBehaviour, serve, type Options } from "../fixtures/contract-server.ts";
@@ -47,12 +46,18 @@ interface Row {
   warnings: number;
   runS: number;
   peakRssMb: number;
+  /** failing (operation, check) pairs by check */
+  failedBy: Record<string, number>;
   note?: string;
 }
 
+// conformance:mock's list (scripts/mock.ts, which starts Prism on import): the checks a stateless
+// mock can pass. error_body_conformance is this platform's `{error, code}` convention, not theirs.
+const STATELESS_CHECKS = ["not_a_server_error", "status_code_conformance", "content_type_conformance", "response_headers_conformance", "response_schema_conformance", "unsupported_method", "success_coverage"];
+
 const rssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
-async function startPrism(file: string): Promise<{ url: string; stop(): void } | undefined> {
+async function startPrism(file: string): Promise<{ url: string; stop(): void } | string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-contracts-"));
   const plain = path.join(dir, path.basename(file).replace(/\.gz$/, ""));
   writeFileSync(plain, gunzipSync(readFileSync(file)));
@@ -61,9 +66,10 @@ async function startPrism(file: string): Promise<{ url: string; stop(): void } |
   let alive = true;
   prism.on("exit", () => (alive = false));
   const url = `http://127.0.0.1:${port}`;
+  const t0 = Date.now();
   if (await waitForHttp(`${url}/`, Number(args["prism-start-s"]) * 1000, () => alive)) return { url, stop: () => void prism.kill("SIGTERM") };
   prism.kill("SIGKILL");
-  return undefined;
+  return alive ? `Prism did not answer within ${args["prism-start-s"]} s` : `Prism exited after ${Math.round((Date.now() - t0) / 1000)} s without serving`;
 }
 
 /** The fixture server on a foreign contract: any credential is accepted, bodies are not re-judged. */
@@ -96,16 +102,17 @@ async function measureOne(file: string): Promise<Row> {
   const loadMs = Math.round(performance.now() - t0);
   const loadRssMb = rssMb();
   const fixtureFirst = args.fixture!.split(",").some((f) => f && path.basename(file).includes(f));
-  let server = fixtureFirst ? undefined : await startPrism(file);
+  const prism = fixtureFirst ? "Prism does not start on it" : await startPrism(file);
+  let server = typeof prism === "string" ? undefined : prism;
   let kind = "prism";
   let note: string | undefined;
   if (!server) {
-    note = fixtureFirst ? "Prism does not start on it" : `Prism did not answer within ${args["prism-start-s"]} s`;
+    note = prism as string;
     server = await startFixture(contract);
     kind = "fixture";
   }
   try {
-    const checks = allChecks.filter((c) => c.stateless && !c.optIn).map((c) => c.name);
+    const checks = STATELESS_CHECKS;
     const result = await run({ spec: file, baseUrl: server.url, checks, phases: ["examples", "coverage", "fuzzing"], mode: "positive", maxExamples: Number(args["max-examples"]), seed: 1, workers: 2, config: { keys: { all: "sk_test_bench" } } });
     const { passed, failed, unvalidated } = result.ledger.totals();
     return {
@@ -121,6 +128,7 @@ async function measureOne(file: string): Promise<Row> {
       warnings: result.ledger.notices.length + result.ledger.warnings.length,
       runS: Math.round(result.durationMs / 100) / 10,
       peakRssMb: rssMb(),
+      failedBy: Object.fromEntries(Object.entries(Object.groupBy(result.ledger.failures, (f) => f.check)).map(([k, v]) => [k, v!.length])),
       note,
     };
   } finally {
@@ -157,3 +165,4 @@ for (const r of rows) {
   if ("error" in r) console.log(`| ${r.contract} | | | | | | | | | | ${r.error} | |`);
   else console.log(`| ${r.contract} | ${r.operations} | ${(r.loadMs / 1000).toFixed(2)} s | ${r.loadRssMb} MB | ${r.server}${r.note ? ` (${r.note})` : ""} | ${r.requests} | ${r.passed} | ${r.failed} | ${r.unvalidated} | ${r.warnings} | ${r.runS} s | ${r.peakRssMb} MB |`);
 }
+for (const r of rows) if (!("error" in r)) console.log(`${r.contract} failures by check: ${Object.entries(r.failedBy).map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`);
