@@ -67,7 +67,7 @@ async function startPrism(file: string): Promise<{ url: string; stop(): void } |
   prism.on("exit", () => (alive = false));
   const url = `http://127.0.0.1:${port}`;
   const t0 = Date.now();
-  if (await waitForHttp(`${url}/`, Number(args["prism-start-s"]) * 1000, () => alive)) return { url, stop: () => void prism.kill("SIGTERM") };
+  if (await waitForHttp(`${url}/`, Number(args["prism-start-s"]) * 1000, () => alive)) return { url, stop: () => void prism.kill("SIGKILL") }; // the process exits right after: SIGTERM left Prism running
   prism.kill("SIGKILL");
   return alive ? `Prism did not answer within ${args["prism-start-s"]} s` : `Prism exited after ${Math.round((Date.now() - t0) / 1000)} s without serving`;
 }
