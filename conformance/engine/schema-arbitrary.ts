@@ -22,7 +22,51 @@ const at = (opts: ArbitraryOptions, ...tokens: (string | number)[]): ArbitraryOp
 
 const MAX_DEPTH = 6;
 
+let built = 0;
+/** How many schema nodes have been turned into arbitraries so far (tests bound it). */
+export function arbitrariesBuilt(): number {
+  return built;
+}
+
+/**
+ * An arbitrary built on its first draw. Schemas are shared objects and cyclic (Stripe's responses
+ * reach 18,000 of them), so building every property and branch eagerly to MAX_DEPTH cost about a
+ * second and 90 MB per response and gigabytes per run; deferred, the cost follows what is drawn.
+ * It delegates generate and shrink unchanged, so the random stream, and so every value drawn for a
+ * seed, is the same as when the tree was built eagerly.
+ */
+class Deferred<T> extends fc.Arbitrary<T> {
+  private make: (() => fc.Arbitrary<T>) | undefined;
+  private arb: fc.Arbitrary<T> | undefined;
+  constructor(make: () => fc.Arbitrary<T>) {
+    super();
+    this.make = make;
+  }
+  private get inner(): fc.Arbitrary<T> {
+    if (!this.arb) {
+      this.arb = this.make!();
+      this.make = undefined;
+    }
+    return this.arb;
+  }
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    return this.inner.generate(mrng, biasFactor);
+  }
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.inner.canShrinkWithoutContext(value);
+  }
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    return this.inner.shrink(value, context);
+  }
+}
+
+/** arbitraryFor, built when first drawn from: for properties, items and branches. */
+function deferred(schema: JsonSchema, opts: ArbitraryOptions, depth: number): fc.Arbitrary<unknown> {
+  return new Deferred(() => arbitraryFor(schema, opts, depth));
+}
+
 export function arbitraryFor(schema: JsonSchema, opts: ArbitraryOptions = {}, depth = 0): fc.Arbitrary<unknown> {
+  built++;
   if (schema === true || schema === undefined) return anyJson(depth);
   if (schema === false) return fc.constant(null);
   const s: any = schema;
@@ -33,7 +77,7 @@ export function arbitraryFor(schema: JsonSchema, opts: ArbitraryOptions = {}, de
   if (Array.isArray(branches) && branches.length) {
     const { oneOf: _o, anyOf: _a, ...rest } = s;
     const keyword = s.oneOf ? "oneOf" : "anyOf";
-    return fc.oneof(...branches.map((b: any, i: number) => arbitraryFor(mergeAllOf({ allOf: [rest, b] }), at(opts, keyword, i), depth)));
+    return fc.oneof(...branches.map((b: any, i: number) => new Deferred(() => arbitraryFor(mergeAllOf({ allOf: [rest, b] }), at(opts, keyword, i), depth))));
   }
   let type = s.type;
   if (Array.isArray(type)) {
@@ -170,7 +214,7 @@ function stringArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<string> {
 function arrayArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<unknown[]> {
   const minLength = s.minItems ?? 0;
   const maxLength = Math.min(s.maxItems ?? minLength + 3, minLength + 3);
-  const items = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(s.items ?? {}, at(opts, "items"), depth + 1);
+  const items = depth >= MAX_DEPTH ? fc.constant(null) : deferred(s.items ?? {}, at(opts, "items"), depth + 1);
   if (s.uniqueItems) {
     // Not fc.uniqueArray: it draws until it has minLength distinct items, forever when the items
     // have fewer values (an enum of two under minItems 3). Duplicates are dropped instead, within
@@ -188,7 +232,7 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
     // The server owns readOnly properties; a client that sends them is not exercising the contract.
     if (prop?.readOnly && !required.includes(name)) continue;
     if (opts.overrides && Object.hasOwn(opts.overrides, name)) record[name] = fc.constant(opts.overrides[name]);
-    else record[name] = depth >= MAX_DEPTH ? fc.constant(null) : arbitraryFor(prop, at(opts, "properties", name), depth + 1);
+    else record[name] = depth >= MAX_DEPTH ? fc.constant(null) : deferred(prop, at(opts, "properties", name), depth + 1);
   }
   for (const name of required) if (!(name in record)) record[name] = anyJson(depth + 1);
   const declared = fc.record(record, { requiredKeys: required.filter((r) => r in record) }) as fc.Arbitrary<Record<string, unknown>>;
@@ -196,7 +240,7 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
   if (!extra.length || depth >= MAX_DEPTH) return declared;
   // Where the schema lets undeclared properties through, a valid value may carry some, and the
   // names that trip naive JSON handling (__proto__, constructor) are among them.
-  const value = s.additionalProperties && typeof s.additionalProperties === "object" ? arbitraryFor(s.additionalProperties, at(opts, "additionalProperties"), depth + 1) : anyJson(depth + 1);
+  const value = s.additionalProperties && typeof s.additionalProperties === "object" ? deferred(s.additionalProperties, at(opts, "additionalProperties"), depth + 1) : anyJson(depth + 1);
   return fc
     // Not fc.uniqueArray over the names: its uniqueness bookkeeping treats "constructor" as seen.
     .tuple(declared, fc.option(fc.subarray(extra, { minLength: 1, maxLength: 2 }).chain((keys) => fc.tuple(...keys.map((k) => value.map((v): [string, unknown] => [k, v])))), { freq: 3 }))
