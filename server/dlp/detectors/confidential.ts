@@ -13,10 +13,17 @@
 // секретно, совершенно секретно, только для внутреннего использования.
 import { match, type Match } from "./detector.ts";
 
+// Azerbaijani phrases as written with or without the Azerbaijani letters. The `i` flag does not
+// pair İ with i nor ı with I (Unicode case folding leaves them alone), so "DAXİLİ" and "YALNIZ"
+// need their letters spelled out; ə is often typed as e.
+function azerbaijani(phrase: string): string {
+  return [...phrase].map((c) => ({ "ə": "[əe]", i: "[iİı]", "ı": "[ıi]" })[c] ?? c).join("");
+}
+
 const phrases = [
   "strictly confidential", "highly confidential", "(?:strictly )?private (?:and|&) confidential", "proprietary (?:and|&) confidential",
   "confidential", "(?:for )?internal use only", "restricted", "top secret", "do not (?:distribute|forward|disclose)", "not for (?:distribution|disclosure)",
-  "ciddi m[əe]xf[iİı]", "m[əe]xf[iİı]", "konf[iİı]densial", "xidm[əe]ti istifad[əe] üçün", "yalnız daxili istifad[əe] üçün", "kommersiya sirri",
+  ...["ciddi məxfi", "məxfi", "konfidensial", "xidməti istifadə üçün", "yalnız daxili istifadə üçün", "kommersiya sirri"].map(azerbaijani),
   "строго конфиденциально", "конфиденциально", "конфиденциальная информация", "для служебного пользования", "коммерческая тайна", "совершенно секретно", "секретно",
   "только для внутреннего использования",
 ];
@@ -34,7 +41,10 @@ function isCapitals(s: string): boolean {
 export function detectConfidential(text: string): Match[] {
   const out: Match[] = [];
   const add = (phrase: string, start: number) => {
-    const key = phrase.toLocaleLowerCase("az").replace(/\s+/g, " ");
+    // The key of repeats: the Azerbaijani lower case would turn the I of "CONFIDENTIAL" into a
+    // dotless ı (a key other than "confidential"s), the plain one turns İ into i plus a dot; both
+    // capitals fold to i, and so does ı, so a marking counts once however it is written.
+    const key = phrase.replace(/\s+/g, " ").replaceAll("İ", "i").toLowerCase().replaceAll("ı", "i");
     if (out.some((o) => o.start <= start && start < o.end)) return;
     out.push(match("confidential", key, phrase.replace(/\s+/g, " ").toUpperCase(), start, start + phrase.length));
   };
