@@ -42,6 +42,9 @@ export const criticalModules = {
   "server/dlp/detectors/voen.ts": ["server/dlp/detectors/labelled-ids.test.ts"],
   "server/dlp/detectors/swift.ts": ["server/dlp/detectors/labelled-ids.test.ts"],
   "server/dlp/detectors/passport.ts": ["server/dlp/detectors/passport.test.ts"],
+  // h18c
+  "server/dlp/detectors/confidential.ts": ["server/dlp/detectors/confidential.test.ts"],
+  "server/dlp/detectors/secret.ts": ["server/dlp/detectors/secret.test.ts"],
 };
 
 /** Where a module's reports go; its incremental file is committed, so a rerun on a fresh clone is incremental too. */

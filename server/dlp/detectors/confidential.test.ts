@@ -55,9 +55,9 @@ describe("detectConfidential: capitals anywhere", () => {
 
   it("measures only the marking's own line, not its neighbours", () => {
     const long = "a line of ordinary prose that is well over forty characters long";
-    expect(found(`${long}\nRESTRICTED\n${long}`)).toEqual([marking("restricted", "RESTRICTED", "RESTRICTED")]);
-    expect(found(`short\nRESTRICTED\n${long}`)).toEqual([marking("restricted", "RESTRICTED", "RESTRICTED")]);
-    expect(found(`${long}\nRESTRICTED`)).toEqual([marking("restricted", "RESTRICTED", "RESTRICTED")]);
+    expect(found(`${long}\nRESTRICTED AREA\n${long}`)).toEqual([marking("restricted", "RESTRICTED", "RESTRICTED")]);
+    expect(found(`RESTRICTED AREA\n${long}`)).toEqual([marking("restricted", "RESTRICTED", "RESTRICTED")]);
+    expect(found(`${long}\nRESTRICTED AREA`)).toEqual([marking("restricted", "RESTRICTED", "RESTRICTED")]);
     expect(found(`x\n${long} RESTRICTED\nshort`)).toEqual([]);
     expect(found(`x\nRESTRICTED ${long}`)).toEqual([]);
   });
@@ -128,11 +128,19 @@ describe("detectConfidential: after a classification label", () => {
   it("keys a marking the same in capitals and in lower case (Azerbaijani İ and ı, English I)", () => {
     expect(found("Gizlilik: MƏXFİ").map((m) => m.value)).toEqual(["məxfi"]);
     expect(found("Gizlilik: MƏXFI").map((m) => m.value)).toEqual(["məxfi"]);
+    expect(found("YALNIZ DAXİLİ İSTİFADƏ ÜÇÜN").map((m) => m.value)).toEqual(["yalniz daxili istifadə üçün"]);
     expect(found("YALNIZ DAXİLİ İSTİFADƏ ÜÇÜN").map((m) => m.value)).toEqual(found("Yalnız daxili istifadə üçün").map((m) => m.value));
   });
 });
 
 describe("detectConfidential: several markings", () => {
+  it("reports a marking that stands before one found by an earlier rule", () => {
+    expect(found("CONFIDENTIAL report, classification: restricted")).toEqual([
+      marking("restricted", "RESTRICTED", "restricted"),
+      marking("confidential", "CONFIDENTIAL", "CONFIDENTIAL"),
+    ]);
+  });
+
   it("reports each marking of a text", () => {
     const text = "CONFIDENTIAL\nBody text here.\nDo not distribute.";
     expect(found(text)).toEqual([marking("confidential", "CONFIDENTIAL", "CONFIDENTIAL"), marking("do not distribute", "DO NOT DISTRIBUTE", "Do not distribute")]);

@@ -34,8 +34,10 @@ const anywhere = new RegExp(`(?<![\\p{L}])(${alt})(?![\\p{L}])`, "giu");
 const lineMarking = new RegExp(`^(?:[\\p{L} ]{1,30}:\\s*)?[\\s\\[(*#>"'«_-]*(${alt})[\\s\\])*"'»_]*(?:$|[:.!|–—-])`, "imu");
 const labelled = new RegExp(`(?:classification|classified|marking|security level|sensitivity|gizlilik(?: dərəcəsi| qrifi)?|qrif|гриф|уровень доступа)\\s*[:=-]\\s*(${alt})(?![\\p{L}])`, "giu");
 
+// The root upper case is enough: it differs from the Azerbaijani one only on a lower-case i,
+// which neither leaves unchanged (and İ, ı's I stay as they are in both).
 function isCapitals(s: string): boolean {
-  return s === s.toLocaleUpperCase("az") || s === s.toUpperCase();
+  return s === s.toUpperCase();
 }
 
 export function detectConfidential(text: string): Match[] {
