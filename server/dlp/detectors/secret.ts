@@ -90,7 +90,9 @@ const rules: Rule[] = [
   },
   {
     kind: "api-key",
-    re: /(?<![A-Za-z0-9])(?:api[_-]?key|apikey|api[_-]?secret|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|bearer|private[_-]?token|x-api-key)["']?\s*[:=]?\s*["']?([A-Za-z0-9_\-./+=]{16,200})/gi,
+    re: /(?<![A-Za-z0-9])(?:api[_-]?key|apikey|api[_-]?secret|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|bearer|private[_-]?token|x-api-key)["']?\s*[:=]?\s*["']?([A-Za-z0-9_\-./+][A-Za-z0-9_\-./+=]{15,199})/gi,
+    // The value does not start with "=": with the separator optional, a 15-character value
+    // took the "=" in front of it to reach 16 ("api_key=abcd1234efgh567" was a finding).
     group: 1,
     check: (v) => /[A-Za-z]/.test(v) && /\d/.test(v) && !placeholder.test(v),
     mask: keep4("api-key"),
