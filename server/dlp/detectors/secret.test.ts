@@ -56,6 +56,23 @@ describe("detectSecrets: AWS", () => {
     expect(found(`${accessKey} x${secretKey}`)).toEqual([accessKeyFinding]);
   });
 
+  it("reads each spelling of the secret key's label", () => {
+    for (const label of ["awssecretaccesskey", "aws_secret_access_key", "awssecret", "aws_secret_key", "awssecretkey", "secretaccesskey", "secret_access_key", "secretaccess_key", "secret_accesskey"]) {
+      expect(found(`${label}=${secretKey}`)).toEqual([secretKeyFinding]);
+    }
+  });
+
+  it("looks for an unlabelled secret key only after an access key, not after another token", () => {
+    const token = `ghp_${"A1b2C3d4E5".repeat(3)}f6G7h8`;
+    expect(found(`${token} ${secretKey}`)).toEqual([secret("github-token", token, "github-token ghp_A1b2****G7h8")]);
+  });
+
+  it("finds a secret key that touches another finding on either side", () => {
+    const pem = "-----BEGIN RSA PRIVATE KEY-----";
+    expect(found(`${accessKey} ${secretKey}${pem}`)).toEqual([accessKeyFinding, secret("private-key", pem, pem), secretKeyFinding]);
+    expect(found(`${accessKey} ${pem}${secretKey}`)).toEqual([accessKeyFinding, secret("private-key", pem, pem), secretKeyFinding]);
+  });
+
   it("reports a labelled secret key once, though it is also in the access key's window", () => {
     expect(found(`${accessKey}\naws_secret_access_key=${secretKey}`)).toEqual([accessKeyFinding, secretKeyFinding]);
   });
@@ -91,6 +108,11 @@ describe("detectSecrets: JWT", () => {
     expect(found(`${header}.bnVsbA.${signature}`)).toEqual([]); // payload null
     expect(found(`eyJhbGciOiJIUzI1NiIsInR5cCI6.${payload}.${signature}`)).toEqual([]); // truncated header
     expect(found(`eyJxxxxxxxx.eyJyyyyyyyy.zzz`)).toEqual([]);
+    expect(found(`${header}.MQ.${signature}`)).toEqual([]); // payload 1
+  });
+
+  it("accepts a payload that decodes to an object without starting with eyJ", () => {
+    expect(found(`${header}.IHt9.sig`)).toEqual([secret("jwt", `${header}.IHt9.sig`, "jwt eyJhbGciOi****")]); // payload " {}"
   });
 
   it("does not flag a JWT inside a longer token", () => {
@@ -210,10 +232,13 @@ describe("detectSecrets: password phrases", () => {
     expect(found(`password: ${"a1".repeat(64)}`)).toEqual([pw("a1".repeat(64))]);
     expect(found(`password: "abc12"`)).toEqual([]);
     expect(found(`password: abc12.`)).toEqual([]);
+    expect(found("password: ab.cde")).toEqual([pw("ab.cde")]);
+    expect(found("password: secret123x")).toEqual([pw("secret123x")]);
+    expect(found("password: abc`de")).toEqual([pw("abc`de")]);
   });
 
   it("does not flag placeholders", () => {
-    for (const value of ["********", "xxxxxxxx", "<password>", "{{password}}", "${DB_PASSWORD}", "%db_pass%", "your_password", "password123", "changeme", "REDACTED", "[hidden]"]) {
+    for (const value of ["********", "xxxxxxxx", "<password>", "{{password}}", "${DB_PASSWORD}", "%db_pass%", "your_password", "password123", "changeme", "REDACTED", "[hidden]", "************", "{db_pass1}", "$DB_PASSWORD", "yourpassword"]) {
       expect(found(`password: ${value}`)).toEqual([]);
     }
   });
@@ -224,13 +249,22 @@ describe("detectSecrets: password phrases", () => {
     expect(found("passwords: Tr0ub4dor&3")).toEqual([]);
     expect(found("mypassword: Tr0ub4dor&3")).toEqual([]);
     expect(found("password_hint: Tr0ub4dor&3")).toEqual([]);
+    expect(found("password Tr0ub4dor&3")).toEqual([]);
+    expect(found("password Tr0ub=4dor")).toEqual([]);
   });
 });
 
 describe("detectSecrets: generic labels", () => {
   it("finds a value of 16+ characters with letters and digits after an api key label", () => {
     expect(found("api_key=abcd1234efgh5678ijkl")).toEqual([secret("api-key", "abcd1234efgh5678ijkl", "api-key abcd12****ijkl")]);
+    expect(found("Authorization: Bearer abcd1234efgh5678ijkl")).toEqual([secret("api-key", "abcd1234efgh5678ijkl", "api-key abcd12****ijkl")]);
     expect(found(`X-Api-Key: "abcd1234efgh5678"`)).toEqual([secret("api-key", "abcd1234efgh5678", "api-key abcd1****5678")]);
+  });
+
+  it("reads each spelling of the labels", () => {
+    for (const label of ["apiKey", "api_key", "api-key", "apisecret", "api_secret", "secretkey", "secret-key", "clientsecret", "client_secret", "accesstoken", "access_token", "authtoken", "auth-token", "privatetoken", "private_token", "x-api-key", "Bearer", "API_KEY"]) {
+      expect(found(`${label}: abcd1234efgh5678ijkl`)).toEqual([secret("api-key", "abcd1234efgh5678ijkl", "api-key abcd12****ijkl")]);
+    }
   });
 
   it("does not flag a short, letters-only, digits-only or placeholder value, or a label inside a word", () => {
@@ -248,6 +282,14 @@ describe("detectSecrets: generic labels", () => {
 });
 
 describe("detectSecrets: several secrets", () => {
+  it("reports tokens that touch each other", () => {
+    const pem = "-----BEGIN PRIVATE KEY-----";
+    const token = `ghp_${"A1b2C3d4E5".repeat(3)}f6G7h8`;
+    const github = secret("github-token", token, "github-token ghp_A1b2****G7h8");
+    expect(found(`${token}${pem}`)).toEqual([secret("private-key", pem, pem), github]);
+    expect(found(`${pem}${token}`)).toEqual([secret("private-key", pem, pem), github]);
+  });
+
   it("reports each, in the order of the rules, with its span", () => {
     const text = "password: Tr0ub4dor&3 and ghp_A1b2C3d4E5A1b2C3d4E5A1b2C3d4E5f6G7h8";
     expect(detectSecrets(text).map((m) => [m.value.split(":")[0], m.start, m.end])).toEqual([
