@@ -3,35 +3,10 @@
 import { notify, rows, type Pg } from "../db/postgres/pg.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { ApiKeyRecord, KeyRepository, NewApiKey, QuotaCounter } from "./key-repository.ts";
+import { toKey, type KeyRow } from "./key-rows.ts";
 
 /** NOTIFY channel of key changes: a revocation on one instance empties every instance's cache. */
 export const KEYS_CHANNEL = "keys_changed";
-
-interface Row {
-  id: string;
-  project_id: string;
-  name: string;
-  hint: string;
-  scopes: string;
-  rate_limit: number;
-  daily_quota: number | null;
-  monthly_quota: number | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-const toKey = (r: Row): ApiKeyRecord => ({
-  id: r.id,
-  projectId: r.project_id,
-  name: r.name,
-  hint: r.hint,
-  scopes: JSON.parse(r.scopes),
-  rateLimit: r.rate_limit,
-  dailyQuota: r.daily_quota,
-  monthlyQuota: r.monthly_quota,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-});
 
 const COLUMNS = "id, project_id, name, hint, scopes, rate_limit, daily_quota, monthly_quota, created_at, revoked_at";
 
@@ -43,7 +18,7 @@ export class PgKeyRepository implements KeyRepository {
 
   create(k: NewApiKey): Promise<ApiKeyRecord> {
     return this.db.tx(async (c) => {
-      const [row] = await rows<Row>(c,
+      const [row] = await rows<KeyRow>(c,
         `INSERT INTO api_keys (id, project_id, name, hint, hash, scopes, rate_limit, daily_quota, monthly_quota, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
         [newId("key"), k.projectId, k.name, k.hint, k.hash, JSON.stringify(k.scopes), k.rateLimit, k.dailyQuota, k.monthlyQuota, nowIso()],
@@ -54,14 +29,14 @@ export class PgKeyRepository implements KeyRepository {
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.db.query<Row>(`SELECT ${COLUMNS} FROM api_keys WHERE hash = $1`, [hash]);
+    const [row] = await this.db.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE hash = $1`, [hash]);
     return row && toKey(row);
   }
 
   async list(projectId?: string): Promise<ApiKeyRecord[]> {
     const found = projectId
-      ? await this.db.query<Row>(`SELECT ${COLUMNS} FROM api_keys WHERE project_id = $1 ORDER BY created_at, id`, [projectId])
-      : await this.db.query<Row>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`);
+      ? await this.db.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE project_id = $1 ORDER BY created_at, id`, [projectId])
+      : await this.db.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`);
     return found.map(toKey);
   }
 

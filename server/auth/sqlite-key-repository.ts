@@ -3,32 +3,7 @@ import { prepare } from "../db/statements.ts";
 import { transaction } from "../db/database.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { ApiKeyRecord, KeyRepository, NewApiKey, QuotaCounter } from "./key-repository.ts";
-
-interface Row {
-  id: string;
-  project_id: string;
-  name: string;
-  hint: string;
-  scopes: string;
-  rate_limit: number;
-  daily_quota: number | null;
-  monthly_quota: number | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-const toKey = (r: Row): ApiKeyRecord => ({
-  id: r.id,
-  projectId: r.project_id,
-  name: r.name,
-  hint: r.hint,
-  scopes: JSON.parse(r.scopes),
-  rateLimit: r.rate_limit,
-  dailyQuota: r.daily_quota,
-  monthlyQuota: r.monthly_quota,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-});
+import { toKey, type KeyRow } from "./key-rows.ts";
 
 export class SqliteKeyRepository implements KeyRepository {
   private readonly db: DatabaseSync;
@@ -43,11 +18,11 @@ export class SqliteKeyRepository implements KeyRepository {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(id, k.projectId, k.name, k.hint, k.hash, JSON.stringify(k.scopes), k.rateLimit, k.dailyQuota, k.monthlyQuota, nowIso());
-    return toKey(prepare(this.db, "SELECT * FROM api_keys WHERE id = ?").get(id) as unknown as Row);
+    return toKey(prepare(this.db, "SELECT * FROM api_keys WHERE id = ?").get(id) as unknown as KeyRow);
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = prepare(this.db, "SELECT * FROM api_keys WHERE hash = ?").get(hash) as Row | undefined;
+    const row = prepare(this.db, "SELECT * FROM api_keys WHERE hash = ?").get(hash) as KeyRow | undefined;
     return row && toKey(row);
   }
 
@@ -55,7 +30,7 @@ export class SqliteKeyRepository implements KeyRepository {
     const rows = projectId
       ? prepare(this.db, "SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id").all(projectId)
       : prepare(this.db, "SELECT * FROM api_keys ORDER BY created_at, id").all();
-    return (rows as unknown as Row[]).map(toKey);
+    return (rows as unknown as KeyRow[]).map(toKey);
   }
 
   async revoke(id: string): Promise<boolean> {

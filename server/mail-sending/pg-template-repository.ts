@@ -6,19 +6,7 @@ import { rows, type Pg } from "../db/postgres/pg.ts";
 import { newId, nowIso } from "../ids.ts";
 import type pg from "pg";
 import type { TemplateContent, TemplateRepository, TemplateSummary, TemplateVersion } from "./template-repository.ts";
-
-interface VersionRow {
-  template_id: string;
-  version: number;
-  subject: string;
-  text_body: string | null;
-  html_body: string | null;
-  created_at: string;
-}
-
-const toVersion = (r: VersionRow): TemplateVersion => ({
-  templateId: r.template_id, version: r.version, subject: r.subject, text: r.text_body ?? undefined, html: r.html_body ?? undefined, createdAt: r.created_at,
-});
+import { toVersion, type VersionRow } from "./template-rows.ts";
 
 const SUMMARY = `SELECT t.id, t.project_id AS "projectId", t.name, t.current_version AS "currentVersion", t.created_at AS "createdAt",
   (SELECT COUNT(*)::int FROM mail_template_versions v WHERE v.template_id = t.id) AS versions FROM mail_templates t`;
