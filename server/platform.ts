@@ -72,7 +72,6 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
   const address = await app.listen({ host: config.host, port: config.port });
   url = address.replace("[::1]", "127.0.0.1");
   const worker = createWorker({
-    db,
     queue: services.jobs,
     clock: services.clock,
     handlers: services.jobHandlers,

@@ -4,8 +4,10 @@
 // state change and the work it causes commit together or not at all (an outbox).
 import type { DatabaseSync } from "node:sqlite";
 import { transaction } from "../db/database.ts";
+import { writeOnSqlite } from "../db/tx.ts";
 import { prepare } from "../db/statements.ts";
 import type { Clock } from "./clock.ts";
+import type { JobOutcome } from "./worker.ts";
 
 export interface EnqueueOptions {
   /** When the job becomes due (epoch ms); default now. */
@@ -119,6 +121,32 @@ export class JobQueue {
     } finally {
       this.db.exec(`PRAGMA synchronous = ${this.synchronous}`);
     }
+  }
+
+  /**
+   * Records the outcomes of finished jobs in one bookkeeping commit, each in a savepoint of its
+   * own with its `write` (one failing write does not take the others with it); answers the ids
+   * whose outcome could not be recorded (their lease runs out and they run again; the handler sees
+   * what was recorded). pg-job-queue.ts does the same on PostgreSQL.
+   */
+  record(batch: { job: Job; outcome: JobOutcome }[]): number[] {
+    const failed: number[] = [];
+    this.bookkeeping(() => {
+      for (const { job, outcome } of batch) {
+        this.db.exec("SAVEPOINT job_outcome");
+        try {
+          if (outcome.write) writeOnSqlite(outcome.write, this.db);
+          if ("done" in outcome) this.complete(job.id);
+          else this.reschedule(job.id, outcome.retryAt, outcome.error);
+          this.db.exec("RELEASE job_outcome");
+        } catch {
+          this.db.exec("ROLLBACK TO job_outcome");
+          this.db.exec("RELEASE job_outcome");
+          failed.push(job.id);
+        }
+      }
+    });
+    return failed;
   }
 
   /** Deletes a finished job. Call inside the transaction that records the job's result. */

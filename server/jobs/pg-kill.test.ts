@@ -8,7 +8,7 @@ import type { Pg } from "../db/postgres/pg.ts";
 import { useStore } from "../test/backends.ts";
 import { systemClock } from "./clock.ts";
 import { PgJobQueue } from "./pg-job-queue.ts";
-import { createPgWorker } from "./pg-worker.ts";
+import { createWorker } from "./worker.ts";
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -49,7 +49,7 @@ describe("an instance killed with kill -9 on PostgreSQL", () => {
     const ran = new Map<number, number>();
     let all: () => void = () => {};
     const finished = new Promise<void>((resolve) => (all = resolve));
-    const worker = createPgWorker({
+    const worker = createWorker({
       queue,
       clock: systemClock,
       pollMs: 50,

@@ -6,7 +6,7 @@ import { useStore, type Connection } from "../test/backends.ts";
 import type { Pg } from "../db/postgres/pg.ts";
 import { manualClock, systemClock, type ManualClock } from "./clock.ts";
 import { PgJobQueue } from "./pg-job-queue.ts";
-import { createPgWorker } from "./pg-worker.ts";
+import { createWorker } from "./worker.ts";
 import type { JobHandler } from "./worker.ts";
 import type { Tx } from "../db/tx.ts";
 
@@ -33,7 +33,7 @@ describe("job queue on postgres", () => {
     clock = manualClock();
     queue = new PgJobQueue(db, clock);
   };
-  const worker = (handler: JobHandler, extra = {}) => createPgWorker({ queue, clock, handlers: { [kind]: handler }, ...extra });
+  const worker = (handler: JobHandler, extra = {}) => createWorker({ queue, clock, handlers: { [kind]: handler }, ...extra });
   const enqueue = (payload: unknown, options = {}) => db.tx((c) => queue.enqueue(c, kind, payload, options));
   const pending = () => queue.count(kind);
 
@@ -167,7 +167,7 @@ describe("job queue on postgres", () => {
     let all: () => void = () => {};
     const finished = new Promise<void>((r) => (all = r));
     const workers = queues.map((q, i) =>
-      createPgWorker({
+      createWorker({
         queue: q,
         clock: systemClock,
         pollMs: 50,

@@ -25,7 +25,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const worker = (handlers: Record<string, JobHandler>, extra = {}) => createWorker({ db, queue, clock, handlers, ...extra });
+const worker = (handlers: Record<string, JobHandler>, extra = {}) => createWorker({ queue, clock, handlers, ...extra });
 
 describe("job queue", () => {
   it("an enqueue inside a rolled-back transaction leaves no job", () => {

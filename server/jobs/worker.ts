@@ -1,15 +1,16 @@
-// Runs the jobs of the queue: claims due jobs with bounded concurrency overall and per group,
-// hands each to the handler of its kind, and records the outcome in one transaction with the
-// handler's own writes. Handlers are at-least-once: a job interrupted by kill -9 runs again after
-// restart, so a handler first checks whether its work was already recorded as done.
-import type { DatabaseSync } from "node:sqlite";
-import { writeOnSqlite, type TxWrite } from "../db/tx.ts";
+// Runs the jobs of the queue, on either backend (decision P2): claims due jobs with bounded
+// concurrency overall and per group, hands each to the handler of its kind, and records the
+// outcome in one transaction with the handler's own writes. Handlers are at-least-once: a job
+// interrupted by kill -9 runs again (after restart on SQLite, on another instance on PostgreSQL),
+// so a handler first checks whether its work was already recorded as done. The queue's calls may
+// answer at once (SQLite, job-queue.ts) or later (PostgreSQL, pg-job-queue.ts): one loop awaits both.
+import type { TxWrite } from "../db/tx.ts";
 import type { Clock } from "./clock.ts";
-import type { Job, JobQueue } from "./job-queue.ts";
+import type { Job } from "./job-queue.ts";
 
 /**
  * What a handler answers. `write` joins the transaction that records the outcome (server/db/tx.ts):
- * on SQLite it runs synchronously in it, on PostgreSQL (pg-worker.ts) it is awaited on its
+ * on SQLite it runs synchronously in it, on PostgreSQL it is awaited on its
  * client; one handler serves both backends.
  */
 export type JobOutcome =
@@ -20,18 +21,29 @@ export type JobOutcome =
 
 export type JobHandler = (job: Job) => Promise<JobOutcome>;
 
+/** What the worker needs of a queue: JobQueue (SQLite) and PgJobQueue (PostgreSQL) both are one. */
+export interface WorkerQueue {
+  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[]): Job[] | Promise<Job[]>;
+  /** Records outcomes in one commit; answers the ids whose outcome could not be recorded. */
+  record(batch: { job: Job; outcome: JobOutcome }[]): number[] | Promise<number[]>;
+  /** Epoch ms of the earliest job not leased, or undefined when none waits. */
+  nextDue(): number | undefined | Promise<number | undefined>;
+  onEnqueue(listener: () => void): (() => void) | Promise<() => void>;
+  /** Where one process owns the queue (SQLite), every lease at start is stale. */
+  releaseAllLeases?(): number;
+}
+
 export interface WorkerOptions {
-  db: DatabaseSync;
-  queue: JobQueue;
+  queue: WorkerQueue;
   clock: Clock;
   handlers: Record<string, JobHandler>;
-  /** Jobs running at once, all kinds together. */
+  /** Jobs running at once in this process, all kinds together. */
   concurrency?: number;
-  /** Jobs running at once within one group (EnqueueOptions.group). */
+  /** Jobs of one group (EnqueueOptions.group) running at once in this process. */
   perGroup?: number;
   /** A claimed job not finished within this is claimable again. Longer than any handler runs. */
   leaseMs?: number;
-  /** Longest sleep between looks at the queue (another process, e.g. the console, may enqueue). */
+  /** Longest sleep between looks at the queue (the console may enqueue, a lease may run out, a holder may die). */
   pollMs?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
@@ -53,7 +65,7 @@ export interface Worker {
 const backoffOnThrow = (attempts: number) => Math.min(2 ** attempts * 1000, 3_600_000);
 
 export function createWorker(options: WorkerOptions): Worker {
-  const { db, queue, clock, handlers } = options;
+  const { queue, clock, handlers } = options;
   const concurrency = options.concurrency ?? 32;
   const perGroup = options.perGroup ?? 4;
   const leaseMs = options.leaseMs ?? 10 * 60_000;
@@ -65,15 +77,26 @@ export function createWorker(options: WorkerOptions): Worker {
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
 
-  function claimMore(): Job[] {
+  // One claim at a time; a tick asked for meanwhile runs once the claim is done.
+  let claiming: Promise<Job[]> | undefined;
+  let again = false;
+
+  async function claimMore(): Promise<Job[]> {
+    while (claiming) await claiming.catch(() => {});
     const room = concurrency - running.size;
     if (room <= 0) return [];
     const full = [...perGroupRunning].filter(([g, n]) => g !== null && n >= perGroup).map(([g]) => g as string);
-    const jobs = queue.claim(room, leaseMs, (group, taken) => group === null || (perGroupRunning.get(group) ?? 0) + taken < perGroup, full);
-    return jobs.filter((j) => !running.has(j.id));
+    claiming = Promise.resolve().then(() => queue.claim(room, leaseMs, (group, taken) => group === null || (perGroupRunning.get(group) ?? 0) + taken < perGroup, full));
+    try {
+      const jobs = (await claiming).filter((j) => !running.has(j.id));
+      jobs.forEach(launch);
+      return jobs;
+    } finally {
+      claiming = undefined;
+    }
   }
 
-  function launch(job: Job): Promise<void> {
+  function launch(job: Job): void {
     perGroupRunning.set(job.group, (perGroupRunning.get(job.group) ?? 0) + 1);
     const p = runOne(job).finally(() => {
       running.delete(job.id);
@@ -81,7 +104,6 @@ export function createWorker(options: WorkerOptions): Worker {
       if (started) tickSoon();
     });
     running.set(job.id, p);
-    return p;
   }
 
   async function runOne(job: Job): Promise<void> {
@@ -110,26 +132,11 @@ export function createWorker(options: WorkerOptions): Worker {
     });
   }
 
-  function flushOutcomes(): void {
+  async function flushOutcomes(): Promise<void> {
     const batch = recording.splice(0);
     try {
-      // Committed as queue bookkeeping (job-queue.ts): a power loss can only make a job run again.
-      queue.bookkeeping(() => {
-        for (const { job, outcome } of batch) {
-          db.exec("SAVEPOINT job_outcome");
-          try {
-            if (outcome.write) writeOnSqlite(outcome.write, db);
-            if ("done" in outcome) queue.complete(job.id);
-            else queue.reschedule(job.id, outcome.retryAt, outcome.error);
-            db.exec("RELEASE job_outcome");
-          } catch (error) {
-            db.exec("ROLLBACK TO job_outcome");
-            db.exec("RELEASE job_outcome");
-            // The lease runs out and the job is claimed again; its handler sees what was recorded.
-            log("job outcome not recorded", { kind: job.kind, id: job.id, error: (error as Error).message });
-          }
-        }
-      });
+      const failed = await queue.record(batch);
+      for (const id of failed) log("job outcome not recorded", { id });
     } catch (error) {
       log("job outcomes not recorded", { count: batch.length, error: (error as Error).message });
     }
@@ -143,23 +150,36 @@ export function createWorker(options: WorkerOptions): Worker {
     tickQueued = true;
     setImmediate(() => {
       tickQueued = false;
-      tick();
+      void tick();
     });
   }
 
-  function tick(): void {
+  async function tick(): Promise<void> {
     if (!started) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
     clearTimeout(timer);
-    let jobs: Job[] = [];
     try {
-      jobs = claimMore();
+      await claimMore();
     } catch (error) {
       log("claiming jobs failed", { error: (error as Error).message });
     }
-    jobs.forEach(launch);
-    const next = queue.nextDue();
-    const wait = next === undefined ? pollMs : Math.max(0, Math.min(pollMs, next - clock.now()));
-    timer = setTimeout(tick, wait);
+    let wait = pollMs;
+    try {
+      const next = await queue.nextDue();
+      if (next !== undefined) wait = Math.max(0, Math.min(pollMs, next - clock.now()));
+    } catch {
+      // The database is away; look again after pollMs.
+    }
+    if (!started) return;
+    if (again) {
+      again = false;
+      wait = 0;
+    }
+    clearTimeout(timer);
+    timer = setTimeout(() => void tick(), wait);
     timer.unref();
   }
 
@@ -167,26 +187,24 @@ export function createWorker(options: WorkerOptions): Worker {
     start() {
       if (started) return;
       started = true;
-      const released = queue.releaseAllLeases();
+      const released = queue.releaseAllLeases?.();
       if (released) log("resumed interrupted jobs", { count: released });
-      unsubscribe = queue.onEnqueue(tick);
-      tick();
+      void Promise.resolve(queue.onEnqueue(tickSoon)).then((stop) => (started ? (unsubscribe = stop) : stop()));
+      void tick();
     },
     async stop() {
       started = false;
       clearTimeout(timer);
       unsubscribe?.();
+      await claiming?.catch(() => {});
       await Promise.allSettled([...running.values()]);
     },
     async drain() {
       let ran = 0;
       for (;;) {
-        const jobs = claimMore();
-        jobs.forEach(launch);
-        ran += jobs.length;
+        ran += (await claimMore()).length;
         if (running.size === 0) return ran;
         await Promise.race(running.values());
-
       }
     },
     inFlight: () => running.size,

@@ -10,7 +10,7 @@ import { DELIVER_JOB } from "../events/event-outbox.ts";
 import { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import { manualClock } from "../jobs/clock.ts";
 import { PgJobQueue } from "../jobs/pg-job-queue.ts";
-import { createPgWorker } from "../jobs/pg-worker.ts";
+import { createWorker } from "../jobs/worker.ts";
 import { newProject, useStore, type Connection } from "../test/backends.ts";
 import { startReceiver, type Answer, type TestReceiver } from "../test/receiver.ts";
 import { deliveryEngine, RETRY_DELAYS_MS } from "./delivery-engine.ts";
@@ -26,7 +26,7 @@ describe("webhook delivery on postgres, two instances", () => {
   const store = useStore("postgres");
   const clock = manualClock();
   const receivers: TestReceiver[] = [];
-  let instances: { pg: Pg; queue: PgJobQueue; outbox: PgEventOutbox; hooks: PgWebhookRepository; worker: ReturnType<typeof createPgWorker> }[];
+  let instances: { pg: Pg; queue: PgJobQueue; outbox: PgEventOutbox; hooks: PgWebhookRepository; worker: ReturnType<typeof createWorker> }[];
 
   beforeAll(async () => {
     const connections = [pgOf(store.main), pgOf(await store.connect())];
@@ -37,7 +37,7 @@ describe("webhook delivery on postgres, two instances", () => {
         send: (hook, delivery) => sendWebhook(hook.url, delivery.event, delivery.payload, hook.secretSealed, { development: true, timeoutMs: 5_000 }),
         clock,
       });
-      const worker = createPgWorker({ queue, clock, handlers: { [DELIVER_JOB]: engine.job } });
+      const worker = createWorker({ queue, clock, handlers: { [DELIVER_JOB]: engine.job } });
       return { pg, queue, outbox: new PgEventOutbox(queue, clock), hooks: new PgWebhookRepository(pg, queue), worker };
     });
   });

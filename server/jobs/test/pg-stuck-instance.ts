@@ -3,10 +3,10 @@
 import { openPostgres } from "../../db/postgres/migrations.ts";
 import { systemClock } from "../clock.ts";
 import { PgJobQueue } from "../pg-job-queue.ts";
-import { createPgWorker } from "../pg-worker.ts";
+import { createWorker } from "../worker.ts";
 
 const db = await openPostgres(process.argv[2], { max: 2 });
-const worker = createPgWorker({
+const worker = createWorker({
   queue: new PgJobQueue(db, systemClock),
   clock: systemClock,
   concurrency: Number(process.argv[3]),
