@@ -1,5 +1,6 @@
-// Starts the whole embedded platform: database, DNS server, HTTP server. Used by `npm start`
-// and by the tests, so tests run the same wiring as production, on ports chosen by the kernel.
+// Starts the whole platform: database (SQLite in DATA_DIR, or PostgreSQL when DATABASE_URL is set),
+// DNS server, HTTP server, SMTP listener, job worker. Used by `npm start` and by the tests, so
+// tests run the same wiring as production, on ports chosen by the kernel.
 import type { FastifyInstance } from "fastify";
 import type { DatabaseSync } from "node:sqlite";
 import { buildApp } from "./app.ts";
@@ -12,17 +13,20 @@ import { trackConnections } from "./http/graceful-close.ts";
 import type { DocsOptions } from "./http/docs.ts";
 import { loggerOptions } from "./http/log-redaction.ts";
 import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
-import { SqliteDnsRecordRepository } from "./dns/sqlite-zone-repository.ts";
 import type { Clock } from "./jobs/clock.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { startSmtpListener, type SmtpListener } from "./inbound/smtp-listener.ts";
 import { loadServerKey } from "./secrets/server-key.ts";
-import { createServices, type Services } from "./services.ts";
+import { createServices, storeContext, type Services, type StoreServices } from "./services.ts";
+import { sqliteStore } from "./db/sqlite-services.ts";
+import { openPostgres } from "./db/postgres/migrations.ts";
+import { postgresStore } from "./db/postgres/pg-services.ts";
 
 export interface Platform {
   app: FastifyInstance;
   services: Services;
-  db: DatabaseSync;
+  /** The SQLite file's connection; absent on PostgreSQL (`services.backend` serves both). */
+  db: DatabaseSync | undefined;
   dns: DnsServer | undefined;
   /** The inbound SMTP listener; `smtp.port` is the bound port (config port 0 picks one). */
   smtp: SmtpListener | undefined;
@@ -48,18 +52,26 @@ export interface PlatformOptions {
 
 export async function startPlatform(config: ServerConfig, options: PlatformOptions = {}): Promise<Platform> {
   if (config.databaseUrl) assertPostgresComplete();
-  const db = openDatabase(config.dataDir);
+  const serverKey = loadServerKey(config.dataDir, process.env, { shared: Boolean(config.databaseUrl) });
+  const context = storeContext(config, serverKey, options.clock);
+  const { db, store } = await openStore(config, context);
   const openapi = loadContract();
-  const dns = config.dns.enabled
-    ? await startDnsServer({
-        host: config.dns.host,
-        port: config.dns.port,
-        repository: new SqliteDnsRecordRepository(db),
-        nameservers: () => config.nameServers,
-        hostmaster: (zone) => `hostmaster.${zone}`,
-      })
-    : undefined;
-  const services = createServices(config, db, loadServerKey(config.dataDir), dns?.udpPort ?? config.dns.port, options.clock);
+  let dns: DnsServer | undefined;
+  try {
+    dns = config.dns.enabled
+      ? await startDnsServer({
+          host: config.dns.host,
+          port: config.dns.port,
+          repository: store.zones,
+          nameservers: () => config.nameServers,
+          hostmaster: (zone) => `hostmaster.${zone}`,
+        })
+      : undefined;
+  } catch (error) {
+    await store.backend.close();
+    throw error;
+  }
+  const services = createServices({ ...context, serverKey, dnsPort: dns?.udpPort ?? config.dns.port }, store);
   await prepareCertificates({ ...services, certs: services.certificates });
   let url = "";
   const app = await buildApp(services, {
@@ -72,7 +84,7 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
   const address = await app.listen({ host: config.host, port: config.port });
   url = address.replace("[::1]", "127.0.0.1");
   const worker = createWorker({
-    queue: services.jobs,
+    queue: services.backend.queue,
     clock: services.clock,
     handlers: services.jobHandlers,
     log: (message, fields) => app.log.warn(fields ?? {}, message),
@@ -101,7 +113,22 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
       await services.dlp.close();
       await worker.stop();
       await dns?.close();
-      db.close();
+      await services.backend.close();
     },
   };
+}
+
+/** SQLite in DATA_DIR by default; PostgreSQL, migrated (under an advisory lock), when DATABASE_URL is set. */
+async function openStore(config: ServerConfig, context: ReturnType<typeof storeContext>): Promise<{ db: DatabaseSync | undefined; store: StoreServices }> {
+  if (!config.databaseUrl) {
+    const db = openDatabase(config.dataDir);
+    return { db, store: sqliteStore(db, context) };
+  }
+  const pg = await openPostgres(config.databaseUrl);
+  try {
+    return { db: undefined, store: await postgresStore(pg, context) };
+  } catch (error) {
+    await pg.close();
+    throw error;
+  }
 }

@@ -34,7 +34,7 @@ export function certificateJobs(d: CertificateAreaDeps): Record<string, JobHandl
 }
 
 /** At start: the local CA exists from the first start on; a private ACME CA's certificate is trusted. */
-export async function prepareCertificates(d: CertificateAreaDeps): Promise<void> {
+export async function prepareCertificates(d: Pick<CertificateAreaDeps, "config" | "certs" | "secrets" | "clock">): Promise<void> {
   await ensureLocalCa(d.certs, d.secrets, d.clock);
   const caFile = d.config.certificates.acme.caFile;
   if (d.config.certificates.issuer === "acme") trustForAcme(caFile ? readFileSync(caFile, "utf8") : undefined);

@@ -12,14 +12,18 @@ import type { BotRepository } from "../messenger/bot-repository.ts";
 import { presetUsage, runPresetCommand } from "../messenger/preset-commands.ts";
 import type { DlpMode, ProjectRepository } from "../projects/project-repository.ts";
 
-export interface ConsoleDeps {
+/** The repositories the console works on: db/sqlite-services.ts or db/postgres/pg-services.ts. */
+export interface ConsoleStore {
   projects: ProjectRepository;
   keys: KeyRepository;
   zones: DnsRecordRepository;
-  scopes: string[];
   templates?: TemplateRepository;
   /** Messenger bot presets; absent, the presets commands are unavailable. */
   bots?: BotRepository;
+}
+
+export interface ConsoleDeps extends ConsoleStore {
+  scopes: string[];
   allowHttpLoopback?: boolean;
 }
 
@@ -42,7 +46,7 @@ export const usage = `platform-admin <command>
 ${templateUsage}
 ${presetUsage}
 
-Works on the server's database (DATA_DIR, PLATFORM_CONFIG, as the server).`;
+Works on the server's database (DATABASE_URL or DATA_DIR, PLATFORM_CONFIG, as the server).`;
 
 const options = {
   project: { type: "string" },

@@ -1,38 +1,40 @@
 #!/usr/bin/env node
-// The console: `platform-admin` (npm bin) or `npm run admin -- <command>`.
-import { SqliteKeyRepository } from "../auth/sqlite-key-repository.ts";
+// The console: `platform-admin` (npm bin) or `npm run admin -- <command>`. Works on the store the
+// server runs on: PostgreSQL when DATABASE_URL is set, the SQLite file in DATA_DIR otherwise.
 import { scopeCatalogue } from "../auth/scopes.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { assertPostgresComplete } from "../db/postgres/coverage.ts";
-import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
-import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
-import { SqliteBotRepository } from "../messenger/sqlite-bot-repository.ts";
-import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
-import { runCommand, UsageError } from "./commands.ts";
+import { openPostgres } from "../db/postgres/migrations.ts";
+import { postgresConsoleStore } from "../db/postgres/pg-services.ts";
+import { sqliteConsoleStore } from "../db/sqlite-services.ts";
+import { runCommand, UsageError, type ConsoleStore } from "./commands.ts";
 
 const config = loadConfig();
-if (config.databaseUrl) {
-  try {
-    assertPostgresComplete();
-  } catch (error) {
-    console.error((error as Error).message);
-    process.exit(1);
-  }
-}
-const db = openDatabase(config.dataDir);
+let store: ConsoleStore;
+let close: () => Promise<void> | void;
 try {
-  const out = await runCommand(
-    {
-      projects: new SqliteProjectRepository(db), keys: new SqliteKeyRepository(db), zones: new SqliteDnsRecordRepository(db), scopes: scopeCatalogue(),
-      templates: new SqliteTemplateRepository(db), bots: new SqliteBotRepository(db), allowHttpLoopback: config.allowHttpLoopbackWebhooks,
-    },
-    process.argv.slice(2),
-  );
+  if (config.databaseUrl) {
+    assertPostgresComplete();
+    // One connection for its statements, beside the listening session every Pg handle holds.
+    const pg = await openPostgres(config.databaseUrl, { max: 1 });
+    store = postgresConsoleStore(pg);
+    close = () => pg.close();
+  } else {
+    const db = openDatabase(config.dataDir);
+    store = sqliteConsoleStore(db);
+    close = () => db.close();
+  }
+} catch (error) {
+  console.error(`platform-admin: ${(error as Error).message}`);
+  process.exit(1);
+}
+try {
+  const out = await runCommand({ ...store, scopes: scopeCatalogue(), allowHttpLoopback: config.allowHttpLoopbackWebhooks }, process.argv.slice(2));
   console.log(out);
 } catch (error) {
   console.error(`platform-admin: ${(error as Error).message}`);
   process.exitCode = error instanceof UsageError ? 2 : 1;
 } finally {
-  db.close();
+  await close();
 }

@@ -115,7 +115,7 @@ describe("bot-creation link (B4)", () => {
     // And its updates are forwarded.
     const seen = receiver.bodies.length;
     await s.emulator.deliver(bot.token, { update_id: 1234, message: { text: "hi" } });
-    expect(s.platform.services.jobs.count(FORWARD_JOB)).toBe(1);
+    expect(await s.platform.services.backend.countJobs(FORWARD_JOB)).toBe(1);
     await s.platform.worker.drain();
     expect(receiver.bodies.slice(seen)).toEqual([JSON.stringify({ update_id: 1234, message: { text: "hi" } })]);
 

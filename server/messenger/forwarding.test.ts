@@ -33,7 +33,7 @@ async function connected(username: string): Promise<{ bot: EmulatedBot; id: stri
   return { bot, id: added.body.id, hookUrl: set.body.hookUrl };
 }
 
-const forwardJobs = () => s.platform.services.jobs.count(FORWARD_JOB);
+const forwardJobs = () => s.platform.services.backend.countJobs(FORWARD_JOB);
 
 describe("setting forwarding", () => {
   it("registers an unguessable hook URL with setWebhook and a secret_token", async () => {
@@ -96,7 +96,7 @@ describe("setting forwarding", () => {
 describe("receiving updates", () => {
   it("refuses a forged update (no secret, wrong secret, unknown hook) and queues nothing", async () => {
     const { hookUrl } = await connected("fwd_forged_bot");
-    const before = forwardJobs();
+    const before = await forwardJobs();
     const body = JSON.stringify({ update_id: 1, message: { text: "forged" } });
     const post = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
     const none = await post(hookUrl);
@@ -106,7 +106,7 @@ describe("receiving updates", () => {
     expect(await none.json()).toEqual({ error: "missing or wrong X-Telegram-Bot-Api-Secret-Token", code: "unauthorized" });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(404);
-    expect(forwardJobs()).toBe(before);
+    expect(await forwardJobs()).toBe(before);
   });
 
   it("acknowledges at once and forwards the update byte for byte", async () => {
@@ -117,12 +117,12 @@ describe("receiving updates", () => {
     const raw = { update_id: 555001, message: { message_id: 1, text: "h\u00e9llo \u{1F600} \"quoted\"", chat: { id: 42, type: "private" }, date: 1 } };
     const delivered = await s.emulator.deliver(bot.token, raw);
     expect(delivered.status).toBe(200);
-    expect(forwardJobs()).toBe(1);
+    expect(await forwardJobs()).toBe(1);
     expect(receiver.bodies.length).toBe(seen); // not forwarded before the worker runs: acknowledged first
     expect(await s.platform.worker.drain()).toBe(1);
     expect(receiver.bodies.slice(seen)).toEqual([JSON.stringify(raw)]);
     expect(receiver.headers.at(-1)!["x-telegram-bot-api-secret-token"]).toBeUndefined();
-    expect(forwardJobs()).toBe(0);
+    expect(await forwardJobs()).toBe(0);
   });
 
   it("keeps an update while the receiver fails, retries on the W2 schedule, and delivers it when it recovers", async () => {
@@ -145,7 +145,7 @@ describe("receiving updates", () => {
     clock.advance(FORWARD_RETRY_MS[2]);
     expect(await s.platform.worker.drain()).toBe(1);
     expect(receiver.bodies.slice(seen)).toEqual([JSON.stringify({ update_id: 777001, message: { text: "retry me" } })]);
-    expect(forwardJobs()).toBe(0);
+    expect(await forwardJobs()).toBe(0);
   });
 
   it("gives up after the seventh failed attempt and says so in the status", async () => {
@@ -157,7 +157,7 @@ describe("receiving updates", () => {
       clock.advance(delay);
       expect(await s.platform.worker.drain()).toBe(1);
     }
-    expect(forwardJobs()).toBe(0);
+    expect(await forwardJobs()).toBe(0);
     const status = await t.api("GET", `/v1/messenger/mybots/${id}`);
     expect(status.body.webhook.lastErrorMessage).toContain("given up after 7 attempts");
     receiver.status = 200;
@@ -178,7 +178,7 @@ describe("durability", () => {
     await first.platform.close();
     const second = await startPlatform({ ...first.platform.services.config }, { clock: own, runWorker: false });
     try {
-      expect(second.services.jobs.count(FORWARD_JOB)).toBe(3);
+      expect(await second.services.backend.countJobs(FORWARD_JOB)).toBe(3);
       expect(await second.worker.drain()).toBe(3);
       expect(receiver.bodies.slice(seen).sort()).toEqual([0, 1, 2].map((i) => JSON.stringify({ update_id: 990000 + i })));
     } finally {

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { DatabaseSync } from "node:sqlite";
 import type { IssueKeyInput } from "../auth/issue-key.ts";
 import { scopeCatalogue } from "../auth/scopes.ts";
 import { defaults, type ServerConfig } from "../config.ts";
@@ -10,6 +11,8 @@ import { provisionProject } from "../demo/seed-demo.ts";
 import { startPlatform, type Platform, type PlatformOptions } from "../platform.ts";
 
 export interface TestPlatform extends Platform {
+  /** The SQLite connection, for tests that look into the store; throws on a PostgreSQL platform. */
+  db: DatabaseSync;
   dataDir: string;
   /** A project with a zone `<label>.test` bound to it and connected as a mail domain, and a key. */
   newTenant(label: string, key?: Partial<IssueKeyInput>): Promise<Tenant>;
@@ -46,6 +49,10 @@ export async function startTestPlatform(overrides: Partial<ServerConfig> = {}, o
   const allScopes = scopeCatalogue(platform.openapi);
   return {
     ...platform,
+    get db(): DatabaseSync {
+      if (!platform.db) throw new Error("this platform runs on PostgreSQL: look into the store through services.backend");
+      return platform.db;
+    },
     dataDir,
     async newTenant(label, key = {}) {
       const domain = `${label}.test`;

@@ -54,11 +54,11 @@ export async function benchmarkWebhooks(count = 2000, rounds = 5): Promise<Webho
   const bare: number[] = [];
   try {
     await bareLoop(receiver.url, 200, sample); // warm-up of both paths
-    transaction(p.db, () => { for (let i = 0; i < 200; i++) p.services.events.emit(t.projectId, "mail.delivered", data); });
+    transaction(p.db, () => { for (let i = 0; i < 200; i++) p.services.backend.emit(p.services.backend.direct, t.projectId, "mail.delivered", data); });
     await p.worker.drain();
     for (let round = 0; round < rounds; round++) {
       bare.push(await bareLoop(receiver.url, count, sample));
-      transaction(p.db, () => { for (let i = 0; i < count; i++) p.services.events.emit(t.projectId, "mail.delivered", data); });
+      transaction(p.db, () => { for (let i = 0; i < count; i++) p.services.backend.emit(p.services.backend.direct, t.projectId, "mail.delivered", data); });
       const started = performance.now();
       const ran = await p.worker.drain();
       engine.push(ran / ((performance.now() - started) / 1000));

@@ -42,7 +42,7 @@ it("delivers all of 1,000 pending deliveries across kill -9, resending only what
   const tenant = await setup.newTenant("durable");
   expect((await tenant.api("POST", "/v1/webhooks", { url: receiver.url, events: ["mail.delivered"] })).status).toBe(200);
   transaction(setup.db, () => {
-    for (let i = 0; i < EVENTS; i++) setup.services.events.emit(tenant.projectId, "mail.delivered", { messageId: `msg_${i}`, to: "bob@example.org", relay: "mx.example.org", relayMessageId: `q${i}` });
+    for (let i = 0; i < EVENTS; i++) setup.services.backend.emit(setup.services.backend.direct, tenant.projectId, "mail.delivered", { messageId: `msg_${i}`, to: "bob@example.org", relay: "mx.example.org", relayMessageId: `q${i}` });
   });
   await setup.close(); // the data stays; the server process below owns it now
 

@@ -45,7 +45,7 @@ async function scenario(answer?: (n: number) => Answer, events?: EventType[]) {
   receivers.push(receiver);
   const hook = await tenant.api("POST", "/v1/webhooks", { url: receiver.url, ...(events ? { events } : {}) });
   expect(hook.status).toBe(200);
-  const emit = (type: EventType = "mail.delivered") => platform.services.events.emit(tenant.projectId, type, sampleData[type]);
+  const emit = async (type: EventType = "mail.delivered") => platform.services.backend.emit(platform.services.backend.direct, tenant.projectId, type, sampleData[type]);
   const log = async () => (await tenant.api("GET", `/v1/webhooks/${hook.body.id}/deliveries`)).body.deliveries as any[];
   return { tenant, receiver, hook: hook.body as { id: string; secret: string }, emit, log };
 }
@@ -55,7 +55,8 @@ const sign = (body: string, secret: string) => `sha256=${createHmac("sha256", se
 describe("webhook delivery engine", () => {
   it("delivers every event type once, signed per seed §6, and logs the exact body", async () => {
     const s = await scenario();
-    const bodies = EVENT_TYPES.map((type) => s.emit(type).body);
+    const bodies: string[] = [];
+    for (const type of EVENT_TYPES) bodies.push((await s.emit(type)).body);
     await platform.worker.drain();
     // Four run at once per receiving origin, so they may arrive in any order.
     expect(s.receiver.received.map((r) => r.headers["x-platform-event"]).sort()).toEqual([...EVENT_TYPES].sort());
@@ -72,13 +73,13 @@ describe("webhook delivery engine", () => {
     expect(log.map((d) => d.event)).toEqual([...EVENT_TYPES].reverse()); // newest first
     for (const d of log) expect(d).toMatchObject({ status: "delivered", httpCode: 200, attempts: 1, nextAttemptAt: null });
     expect(log.map((d) => d.payload).reverse()).toEqual(bodies);
-    expect(platform.services.jobs.count(DELIVER_JOB)).toBe(0);
+    expect(await platform.services.backend.countJobs(DELIVER_JOB)).toBe(0);
   });
 
   it("sends only the events a subscription selected", async () => {
     const s = await scenario(undefined, ["mail.bounced"]);
-    s.emit("mail.delivered");
-    s.emit("mail.bounced");
+    await s.emit("mail.delivered");
+    await s.emit("mail.bounced");
     await platform.worker.drain();
     expect(s.receiver.received.map((r) => r.headers["x-platform-event"])).toEqual(["mail.bounced"]);
   });
@@ -86,7 +87,7 @@ describe("webhook delivery engine", () => {
   it("retries a 500 after 1, 5 and 30 minutes, with the same body and envelope id, until a 2xx", async () => {
     const s = await scenario((n) => (n < 3 ? 500 : 204));
     const start = clock.now();
-    const { body } = s.emit();
+    const { body } = await s.emit();
     await platform.worker.drain();
     expect(await s.log()).toEqual([expect.objectContaining({ status: "pending", httpCode: 500, attempts: 1, nextAttemptAt: new Date(start + MIN).toISOString() })]);
     clock.advance(MIN - 1);
@@ -114,7 +115,7 @@ describe("webhook delivery engine", () => {
       return 503;
     });
     const start = clock.now();
-    s.emit();
+    await s.emit();
     await platform.worker.drain();
     for (const delay of RETRY_DELAYS_MS) {
       clock.advance(delay);
@@ -132,7 +133,7 @@ describe("webhook delivery engine", () => {
   it("counts a receiver that does not answer within the timeout as a failed attempt (httpCode 0)", async () => {
     const s = await scenario(() => "hang"); // the test's config shortens the 10 s timeout to 300 ms
     const start = clock.now();
-    s.emit();
+    await s.emit();
     await platform.worker.drain();
     expect(s.receiver.received).toHaveLength(1);
     expect(await s.log()).toEqual([expect.objectContaining({ status: "pending", httpCode: 0, attempts: 1, nextAttemptAt: new Date(start + MIN).toISOString() })]);
@@ -142,7 +143,7 @@ describe("webhook delivery engine", () => {
     const answers: Answer[] = [500, 500, 500, 500, 200];
     const s = await scenario((n) => answers[n] ?? 200);
     const start = clock.now();
-    s.emit();
+    await s.emit();
     await platform.worker.drain(); // attempt 1: 500, next at +1 min
     const id = (await s.log())[0].id;
     const failed = await s.tenant.api("POST", `/v1/webhooks/${s.hook.id}/deliveries/${id}/redeliver`);
@@ -166,8 +167,8 @@ describe("webhook delivery engine", () => {
 
   it("deleting a subscription stops its pending deliveries", async () => {
     const s = await scenario(() => 500);
-    s.emit();
-    s.emit();
+    await s.emit();
+    await s.emit();
     await platform.worker.drain();
     expect(s.receiver.received).toHaveLength(2);
     const pendingJobs = () => (platform.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE json_extract(payload, '$.webhookId') = ?").get(s.hook.id) as { n: number }).n;
@@ -185,7 +186,7 @@ describe("webhook delivery engine", () => {
     const start = clock.now();
     const active = async () => (await s.tenant.api("GET", "/v1/webhooks")).body.webhooks[0].active;
     // Day 0: one event fails its whole schedule.
-    s.emit();
+    await s.emit();
     await platform.worker.drain();
     for (const delay of RETRY_DELAYS_MS) {
       clock.advance(delay);
@@ -193,8 +194,8 @@ describe("webhook delivery engine", () => {
     }
     // Day 5 minus a minute: a new event fails its first attempt; the streak is not 5 days yet.
     clock.set(start + DEACTIVATE_AFTER_MS - MIN);
-    s.emit();
-    s.emit();
+    await s.emit();
+    await s.emit();
     await platform.worker.drain();
     expect(await active()).toBe(true);
     // Its retry a minute later fails at 5 days: deactivated, its waiting deliveries given up.
@@ -203,9 +204,9 @@ describe("webhook delivery engine", () => {
     expect(await active()).toBe(false);
     const log = await s.log();
     expect(log.map((d) => d.status)).toEqual(["failed", "failed", "failed"]);
-    expect(platform.services.jobs.count(DELIVER_JOB)).toBe(0);
+    expect(await platform.services.backend.countJobs(DELIVER_JOB)).toBe(0);
     const attempts = s.receiver.received.length;
-    s.emit(); // an inactive subscription gets no new deliveries
+    await s.emit(); // an inactive subscription gets no new deliveries
     await platform.worker.drain();
     expect(await s.log()).toHaveLength(3);
     expect(s.receiver.received).toHaveLength(attempts);
@@ -213,7 +214,7 @@ describe("webhook delivery engine", () => {
     answer = 200;
     expect((await s.tenant.api("POST", `/v1/webhooks/${s.hook.id}/deliveries/${log[0].id}/redeliver`)).body).toEqual({ status: "delivered", httpCode: 200 });
     expect(await active()).toBe(true);
-    s.emit();
+    await s.emit();
     await platform.worker.drain();
     expect((await s.log())[0]).toMatchObject({ status: "delivered", attempts: 1 });
   });
@@ -221,14 +222,14 @@ describe("webhook delivery engine", () => {
   it("a success within 5 days keeps the subscription active", async () => {
     let answer = 500;
     const s = await scenario(() => answer);
-    s.emit();
+    await s.emit();
     await platform.worker.drain();
     answer = 200;
     clock.advance(MIN);
     await platform.worker.drain();
     answer = 500;
     clock.advance(DEACTIVATE_AFTER_MS - 2 * MIN);
-    s.emit();
+    await s.emit();
     await platform.worker.drain();
     clock.advance(MIN);
     await platform.worker.drain();
@@ -245,8 +246,8 @@ describe("webhook delivery engine", () => {
     });
     ref.slow = slow.receiver;
     const fast = await scenario();
-    for (let i = 0; i < 20; i++) slow.emit();
-    for (let i = 0; i < 5; i++) fast.emit();
+    for (let i = 0; i < 20; i++) await slow.emit();
+    for (let i = 0; i < 5; i++) await fast.emit();
     let slowAnsweredWhenFastDone = -1;
     void fast.receiver.waitFor(5).then(() => (slowAnsweredWhenFastDone = slow.receiver.received.length - slow.receiver.pending()));
     await platform.worker.drain();

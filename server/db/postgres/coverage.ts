@@ -16,3 +16,14 @@ export function assertPostgresComplete(missing: readonly string[] = missingOnPos
       "Unset DATABASE_URL to run on SQLite (DATA_DIR); backends are never mixed.",
   );
 }
+
+/**
+ * A stand-in for what an area listed above still takes from SQLite, on PostgreSQL: any use throws,
+ * naming it. Only reachable when assertPostgresComplete was bypassed.
+ */
+export function notOnPostgres<T extends object>(what: string): T {
+  const refuse = (): never => {
+    throw new Error(`${what}: not on PostgreSQL yet (server/db/postgres/coverage.ts)`);
+  };
+  return new Proxy({}, { get: refuse, set: refuse, has: refuse, apply: refuse }) as T;
+}
