@@ -72,6 +72,8 @@ export interface StoreServices {
 }
 
 export interface Services extends StoreServices {
+  /** Transitional (see StoreServices): on PostgreSQL, stand-ins that throw on use (notOnPostgres). */
+  sqliteOnly: NonNullable<StoreServices["sqliteOnly"]>;
   config: ServerConfig;
   messages: MessageStore;
   /** The webhook delivery engine: `webhook.deliver` jobs and redelivery (server/webhooks/README.md). */
@@ -133,6 +135,7 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
   const messenger = createMessenger(config, legacy.db, serverKey, { secrets, jobs: legacy.jobs, clock });
   const services: Services = {
     ...s,
+    sqliteOnly: legacy,
     config,
     messages: mailboxMessageStore(s.mailboxMessages),
     webhookDeliveries,
