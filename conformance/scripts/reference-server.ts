@@ -1,7 +1,9 @@
 // Starts the reference server the way `npm run conformance:reference` tests it: a free port, a
 // fresh data dir, projects, zones and keys from its console (platform-admin), the mail domain and
 // mailbox fixtures through the API itself, as any client would; and writes the suite config.
-// Shared by scripts/reference.ts and bench/bench.ts.
+// Shared by scripts/reference.ts and bench/bench.ts. With REFERENCE_BACKEND=postgres (npm run
+// conformance:reference:postgres) the server and its console run on a throwaway PostgreSQL
+// cluster (test/support/postgres.ts), the way DATABASE_URL deployments run.
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -10,7 +12,9 @@ import { promisify } from "node:util";
 import nodemailer from "nodemailer";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
 import { startBotApiEmulator } from "../../server/messenger/test/bot-api-emulator.ts";
+import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { freePort, waitForHttp } from "./free-port.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -36,6 +40,16 @@ export async function startReference(): Promise<Reference> {
     throw new ReferenceUnavailable(`the reference server is not there yet (${path.relative(root, existsSync(entry) ? admin : entry)} missing)`);
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "conformance-ref-"));
+  const backend = process.env.REFERENCE_BACKEND ?? "sqlite";
+  if (backend !== "sqlite" && backend !== "postgres") throw new ReferenceUnavailable(`REFERENCE_BACKEND must be sqlite or postgres, not ${backend}`);
+  // A fresh database per run, as the SQLite run gets a fresh data dir; the key every instance shares (P6).
+  let cluster: PostgresCluster | undefined;
+  const store: Record<string, string> = {};
+  if (backend === "postgres") {
+    cluster = await startPostgres();
+    store.DATABASE_URL = await cluster.newDatabase();
+    store.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
+  }
   const [port, dnsPort, smtpPort] = [await freePort(), await freePort(), await freePort()];
   // The messenger platform: a Bot API emulator on loopback that takes any well-formed token (the
   // suite makes them from the contract's pattern), a manager bot for creation links, and one
@@ -51,7 +65,7 @@ export async function startReference(): Promise<Reference> {
   }));
   const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), MAIL_HOST: RELAY_HOST, RELAY_PORT: String(smtpPort), RELAY_ALLOW_LOOPBACK: "on",
     OUTBOUND_RESOLVER: `127.0.0.1:${dnsPort}`, PLATFORM_CONFIG: platformConfig, MESSENGER_API_ROOT: botApi.url, MESSENGER_MANAGER_TOKEN: manager.token,
-    DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn" };
+    DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn", ...store };
   const console_ = async (args: string) => (await promisify(execFile)(process.execPath, [admin, ...args.split(" ")], { env, cwd: root })).stdout;
   const lastWord = (s: string) => s.trim().split(/\s+/).pop()!;
 
@@ -62,6 +76,7 @@ export async function startReference(): Promise<Reference> {
     if (alive) server.kill("SIGTERM");
     void botApi.close();
     rmSync(dataDir, { recursive: true, force: true });
+    // The cluster's watchdog stops it when this process's end of its pipe closes.
   };
   process.on("exit", cleanUp);
   const stop = async (graceMs = 5_000) => {
@@ -70,6 +85,7 @@ export async function startReference(): Promise<Reference> {
     await exited;
     clearTimeout(timer);
     await botApi.close();
+    await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -181,7 +197,8 @@ export async function startReference(): Promise<Reference> {
       downloadCertificate: { values: { id: cert.id } },
     },
   }, null, 2));
-  // DATA_DIR must reach the console the suite runs for scoped keys.
+  // DATA_DIR (or DATABASE_URL) must reach the console the suite runs for scoped keys.
   process.env.DATA_DIR = dataDir;
+  Object.assign(process.env, store);
   return { baseUrl, configFile, stop };
 }
