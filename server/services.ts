@@ -24,6 +24,7 @@ import type { MessageRepository } from "./mailbox-reading/message-repository.ts"
 import type { JobHandler } from "./jobs/worker.ts";
 import type { DnsRecordRepository } from "./dns/zone-repository.ts";
 import type { MailboxRepository } from "./mailboxes/mailbox-repository.ts";
+import type { BotRepository } from "./messenger/bot-repository.ts";
 import { createMessenger, messengerJobHandlers, type MessengerContext } from "./messenger/messenger-context.ts";
 import type { MailDomainRepository } from "./maildomains/maildomain-repository.ts";
 import type { ProjectRepository } from "./projects/project-repository.ts";
@@ -64,6 +65,8 @@ export interface StoreServices {
   templates: TemplateRepository;
   certificates: CertificateRepository;
   dlpLog: DlpRepository;
+  /** Messenger bots, presets and creation links (server/messenger). */
+  bots: BotRepository;
   /**
    * Transitional (issue 15): what the areas not yet on the Backend port still take (listed in
    * db/postgres/coverage.ts). SQLite only; the area that ports its last caller removes it.
@@ -128,11 +131,11 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
   });
   // On PostgreSQL these throw on first use; platform.ts refuses to start there while they exist.
   const legacy = s.sqliteOnly ?? {
-    db: notOnPostgres<DatabaseSync>("the messenger's bots"),
-    jobs: notOnPostgres<JobQueue>("the messenger's and certificates' jobs"),
+    db: notOnPostgres<DatabaseSync>("the send path's DLP record"),
+    jobs: notOnPostgres<JobQueue>("the certificates' jobs"),
     events: notOnPostgres<EventOutbox>("the DLP record's events"),
   };
-  const messenger = createMessenger(config, legacy.db, serverKey, { secrets, jobs: legacy.jobs, clock });
+  const messenger = createMessenger(config, s.bots, s.backend, serverKey, { secrets, clock });
   const services: Services = {
     ...s,
     sqliteOnly: legacy,

@@ -52,6 +52,7 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
     templates: new SqliteTemplateRepository(db),
     certificates: new SqliteCertificateRepository(db, clock),
     dlpLog: new SqliteDlpRepository(db),
+    bots: new SqliteBotRepository(db),
     sqliteOnly: { db, jobs, events },
   };
 }

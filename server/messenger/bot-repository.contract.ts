@@ -1,27 +1,15 @@
-// The behaviour of the messenger's storage on either backend (server/test/backends.ts), seen
-// through one asynchronous face.
+// The behaviour of the messenger's storage on either backend (server/test/backends.ts): the one
+// BotRepository interface, with the Backend whose transactions its Tx-taking writes join.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Backend } from "../db/backend.ts";
+import { after } from "../db/sync-or-async.ts";
 import { newProject, sql, useStore, type BackendName, type Connection } from "../test/backends.ts";
-import type { AddBotResult, BotRecord, LinkRecord, NewBot, PresetRecord } from "./bot-repository.ts";
+import type { BotRepository, NewBot } from "./bot-repository.ts";
 
+/** A repository and the Backend of the same connection. */
 export interface BotStorage {
-  /** `then` runs in the add's transaction; throwing there rolls the add back. */
-  add(bot: NewBot, cap: number, options?: { consumeLink?: string; then?: (bot: BotRecord) => void }): Promise<AddBotResult>;
-  pendingForwards(id: string): Promise<number>;
-  list(projectId: string): Promise<BotRecord[]>;
-  get(projectId: string, id: string): Promise<BotRecord | undefined>;
-  byId(id: string): Promise<BotRecord | undefined>;
-  byHookId(hookId: string): Promise<BotRecord | undefined>;
-  setForwarding(id: string, f: { hookId: string; hookSecretSealed: string; forwardUrl: string }): Promise<void>;
-  recordForwardError(id: string, at: number | null, error: string | null): Promise<void>;
-  listPresets(projectId: string): Promise<PresetRecord[]>;
-  getPreset(projectId: string, id: string): Promise<PresetRecord | undefined>;
-  createPreset(projectId: string, p: Omit<PresetRecord, "id" | "shared">): Promise<PresetRecord>;
-  deletePreset(projectId: string, id: string): Promise<boolean>;
-  createLink(l: Omit<LinkRecord, "telegramUserId" | "bot">): Promise<void>;
-  getLink(id: string): Promise<LinkRecord | undefined>;
-  bindLinkUser(id: string, telegramUserId: number): Promise<void>;
-  pendingLinkFor(telegramUserId: number, username: string, now: number): Promise<LinkRecord | undefined>;
+  bots: BotRepository;
+  backend: Backend;
 }
 
 let botIds = 7_000_000_000;
@@ -30,14 +18,17 @@ const newBot = (projectId: string, over: Partial<NewBot> = {}): NewBot => ({ pro
 export function describeBotStorage(backend: BackendName, make: (c: Connection) => BotStorage): void {
   describe(`messenger storage on ${backend}`, () => {
     const store = useStore(backend);
-    let s: BotStorage;
+    let s: BotRepository;
+    let b: Backend;
     beforeAll(() => {
-      s = make(store.main);
+      ({ bots: s, backend: b } = make(store.main));
     });
+    /** Added outside any caller's transaction (the add takes its own). */
+    const add = (bot: NewBot, cap: number) => s.add(b.direct, bot, cap);
 
     it("adds a bot (ids past 2^31) and reads it back by project, id and hook", async () => {
       const p = await newProject(store.main);
-      const r = await s.add(newBot(p, { note: "support" }), 10);
+      const r = await add(newBot(p, { note: "support" }), 10);
       if (!r.ok) throw new Error(r.reason);
       expect(r.bot).toEqual({
         id: expect.stringMatching(/^bot_/), projectId: p, botId: botIds, username: `b${botIds}_bot`, name: "Helper", note: "support", tokenSealed: "sealed",
@@ -47,7 +38,7 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
       expect(await s.byId(r.bot.id)).toEqual(r.bot);
       expect(await s.get(await newProject(store.main), r.bot.id)).toBeUndefined();
       await s.setForwarding(r.bot.id, { hookId: `h${botIds}`, hookSecretSealed: "hs", forwardUrl: "https://app.example.org/tg" });
-      await s.recordForwardError(r.bot.id, 1234, "HTTP 502");
+      await b.transact((tx) => s.recordForwardError(tx, r.bot.id, 1234, "HTTP 502"));
       expect(await s.byHookId(`h${botIds}`)).toMatchObject({ id: r.bot.id, hookSecretSealed: "hs", forwardUrl: "https://app.example.org/tg", forwardErrorAt: 1234, forwardError: "HTTP 502" });
       expect(await s.byHookId("h_none")).toBeUndefined();
       expect(await s.list(p)).toHaveLength(1);
@@ -58,38 +49,73 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
       const p = await newProject(store.main);
       const q = await newProject(store.main);
       const bot = newBot(p);
-      expect((await s.add(bot, 10)).ok).toBe(true);
-      expect(await s.add({ ...bot, projectId: q }, 10)).toEqual({ ok: false, reason: "duplicate" });
-      expect(await s.add(bot, 1)).toEqual({ ok: false, reason: "duplicate" });
-      expect(await s.add(newBot(p), 1)).toEqual({ ok: false, reason: "limit_reached" });
-      expect((await s.add(newBot(q), 1)).ok).toBe(true);
+      expect((await add(bot, 10)).ok).toBe(true);
+      expect(await add({ ...bot, projectId: q }, 10)).toEqual({ ok: false, reason: "duplicate" });
+      expect(await add(bot, 1)).toEqual({ ok: false, reason: "duplicate" });
+      expect(await add(newBot(p), 1)).toEqual({ ok: false, reason: "limit_reached" });
+      // In a caller's transaction the answers are the same, and a refusal leaves it usable.
+      expect(await b.transact((tx) => after(s.add(tx, { ...bot, projectId: q }, 10), (r) => after(b.enqueue(tx, "test.after-duplicate", {}), () => r))))
+        .toEqual({ ok: false, reason: "duplicate" });
+      expect(await b.countJobs("test.after-duplicate")).toBe(1);
+      expect((await b.transact((tx) => s.add(tx, newBot(q), 1))).ok).toBe(true);
     });
 
     it("the same bot added on two connections at once is added once; the cap holds under a race", async () => {
       const p = await newProject(store.main);
       const other = make(await store.connect());
+      const on = (i: number) => (i % 2 ? other : { bots: s, backend: b });
+      // Half alone, half in their caller's transaction; the same bot in one project and in another.
+      const adding = (i: number, bot: NewBot, cap: number) => {
+        const x = on(i);
+        return i % 4 < 2 ? x.bots.add(x.backend.direct, bot, cap) : x.backend.transact((tx) => x.bots.add(tx, bot, cap));
+      };
       const bot = newBot(p);
-      const same = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? other : s).add(bot, 10)));
+      const q = await newProject(store.main);
+      const same = await Promise.all(Array.from({ length: 8 }, (_, i) => adding(i, i % 3 ? bot : { ...bot, projectId: q }, 10)));
       expect(same.filter((r) => r.ok)).toHaveLength(1);
       for (const r of same) if (!r.ok) expect(r.reason).toBe("duplicate");
-      const raced = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? other : s).add(newBot(p), 4)));
-      expect(raced.filter((r) => r.ok)).toHaveLength(3);
+      const inP = (await s.list(p)).length; // the bot went to p or to q
+      const raced = await Promise.all(Array.from({ length: 8 }, (_, i) => adding(i, newBot(p), 4)));
+      expect(raced.filter((r) => r.ok)).toHaveLength(4 - inP);
       expect(await s.list(p)).toHaveLength(4);
     });
 
-    it("consumes a creation link and runs `then` in the add's transaction", async () => {
+    it("consumes a creation link in the caller's transaction, with the job enqueued there", async () => {
       const p = await newProject(store.main);
       const now = Date.UTC(2026, 0, 1);
       const linkId = `lnk_${botIds}`;
+      const kind = `test.preset-${botIds}`;
       await s.createLink({ id: linkId, projectId: p, suggestedUsername: "Shop_Bot", name: "Shop", presetId: null, expiresAt: now + 60_000 });
-      await expect(s.add(newBot(p), 10, { consumeLink: linkId, then: () => { throw new Error("enqueue failed"); } })).rejects.toThrow("enqueue failed");
+      // The caller fails after the add: neither the bot, nor the link's use, nor the job is kept.
+      await expect(b.transact((tx) => after(s.add(tx, newBot(p), 10, { consumeLink: linkId }), (r) => after(b.enqueue(tx, kind, r), () => {
+        throw new Error("caller failed");
+      })))).rejects.toThrow("caller failed");
       expect(await s.getLink(linkId)).toMatchObject({ bot: null });
       expect(await s.list(p)).toEqual([]);
-      const seen: string[] = [];
-      const r = await s.add(newBot(p), 10, { consumeLink: linkId, then: (b) => void seen.push(b.id) });
+      expect(await b.countJobs(kind)).toBe(0);
+      const r = await b.transact((tx) => after(s.add(tx, newBot(p), 10, { consumeLink: linkId }), (added) => after(b.enqueue(tx, kind, {}), () => added)));
       if (!r.ok) throw new Error(r.reason);
-      expect(seen).toEqual([r.bot.id]);
+      expect(await b.countJobs(kind)).toBe(1);
       expect(await s.getLink(linkId)).toEqual({ id: linkId, projectId: p, suggestedUsername: "Shop_Bot", name: "Shop", presetId: null, expiresAt: now + 60_000, telegramUserId: null, bot: r.bot.id });
+    });
+
+    it("job outcomes (a link's user, a forward error) are written in the caller's transaction, or not at all", async () => {
+      const p = await newProject(store.main);
+      const now = Date.UTC(2026, 0, 1);
+      const linkId = `lnk_w${botIds}`;
+      await s.createLink({ id: linkId, projectId: p, suggestedUsername: "Out_Bot", name: "Out", presetId: null, expiresAt: now + 60_000 });
+      const r = await add(newBot(p), 10);
+      if (!r.ok) throw new Error(r.reason);
+      const failing = (write: Parameters<Backend["transact"]>[0]) => b.transact((tx) => after(write(tx), () => {
+        throw new Error("outcome not recorded");
+      }));
+      await expect(failing((tx) => s.bindLinkUser(tx, linkId, 42))).rejects.toThrow("outcome not recorded");
+      await expect(failing((tx) => s.recordForwardError(tx, r.bot.id, 1, "lost"))).rejects.toThrow("outcome not recorded");
+      expect(await s.getLink(linkId)).toMatchObject({ telegramUserId: null });
+      expect(await s.byId(r.bot.id)).toMatchObject({ forwardErrorAt: null, forwardError: null });
+      await b.transact((tx) => after(s.bindLinkUser(tx, linkId, 42), () => s.recordForwardError(tx, r.bot.id, 2, "kept")));
+      expect(await s.getLink(linkId)).toMatchObject({ telegramUserId: 42 });
+      expect(await s.byId(r.bot.id)).toMatchObject({ forwardErrorAt: 2, forwardError: "kept" });
     });
 
     it("finds the pending link of a user, else one suggesting the username, never a used or expired one", async () => {
@@ -102,7 +128,7 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
       await link("l3", `old${botIds}_bot`, now - 1);
       expect(await s.pendingLinkFor(user, `mine${botIds}_BOT`, now)).toMatchObject({ id: `l2_${botIds}` });
       expect(await s.pendingLinkFor(user, `old${botIds}_bot`, now)).toBeUndefined();
-      await s.bindLinkUser(`l1_${botIds}`, user);
+      await s.bindLinkUser(b.direct, `l1_${botIds}`, user);
       expect(await s.pendingLinkFor(user, "someone_else_bot", now)).toMatchObject({ id: `l1_${botIds}`, telegramUserId: user });
       expect(await s.pendingLinkFor(user, "x", now + 60_000)).toBeUndefined();
     });
@@ -122,7 +148,7 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
 
     it("counts a bot's forwarded updates still waiting in the queue", async () => {
       const p = await newProject(store.main);
-      const r = await s.add(newBot(p), 10);
+      const r = await add(newBot(p), 10);
       if (!r.ok) throw new Error(r.reason);
       for (const bot of [r.bot.id, r.bot.id, "bot_other"]) {
         await sql(store.main, "INSERT INTO jobs (kind, payload, run_at, created_at) VALUES ('messenger.forward', ?, 0, 0)", [JSON.stringify({ bot, update: 1 })]);

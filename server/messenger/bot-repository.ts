@@ -1,6 +1,11 @@
 // The storage boundary of the messenger area: connected bots, project-own presets and pending
-// bot-creation links. Adding a bot checks the per-project cap and the bot's uniqueness inside the
-// insert's own write transaction (docs/decisions.md L3), never count-then-insert.
+// bot-creation links, on either backend (decision P1: sqlite-bot-repository.ts,
+// pg-bot-repository.ts, one contract in bot-repository.contract.ts). Adding a bot checks the
+// per-project cap and the bot's uniqueness inside the insert's write transaction (docs/decisions.md
+// L3), never count-then-insert. Writes that commit with something of another area (a job enqueued
+// with the add, a job's outcome) take the caller's Tx (server/db/tx.ts) and are synchronous on
+// SQLite; everything else answers a promise.
+import type { Tx } from "../db/tx.ts";
 
 export interface BotRecord {
   id: string;
@@ -53,27 +58,30 @@ export interface LinkRecord {
 
 export interface BotRepository {
   /**
-   * Cap and uniqueness checked in the insert's transaction. `consumeLink` marks a creation link
-   * used and `then` runs (e.g. enqueues a job) in that same transaction.
+   * Adds the bot in the caller's transaction (backend.transact; `backend.direct` gets one of its
+   * own), cap and uniqueness checked there. `consumeLink` marks that creation link used by the bot
+   * in the same transaction, so the caller's enqueue in it (the preset job) commits with both.
    */
-  add(bot: NewBot, cap: number, options?: { consumeLink?: string; then?: (bot: BotRecord) => unknown }): AddBotResult;
+  add(tx: Tx, bot: NewBot, cap: number, options?: { consumeLink?: string }): AddBotResult | Promise<AddBotResult>;
   /** Forwarded updates of the bot still waiting in the queue. */
-  pendingForwards(id: string): number;
-  list(projectId: string): BotRecord[];
-  get(projectId: string, id: string): BotRecord | undefined;
-  byId(id: string): BotRecord | undefined;
-  byHookId(hookId: string): BotRecord | undefined;
-  setForwarding(id: string, forwarding: { hookId: string; hookSecretSealed: string; forwardUrl: string }): void;
-  recordForwardError(id: string, at: number | null, error: string | null): void;
+  pendingForwards(id: string): Promise<number>;
+  list(projectId: string): Promise<BotRecord[]>;
+  get(projectId: string, id: string): Promise<BotRecord | undefined>;
+  byId(id: string): Promise<BotRecord | undefined>;
+  byHookId(hookId: string): Promise<BotRecord | undefined>;
+  setForwarding(id: string, forwarding: { hookId: string; hookSecretSealed: string; forwardUrl: string }): Promise<void>;
+  /** A forward job's outcome: written in the transaction that records it. */
+  recordForwardError(tx: Tx, id: string, at: number | null, error: string | null): void | Promise<void>;
 
-  listPresets(projectId: string): PresetRecord[];
-  getPreset(projectId: string, id: string): PresetRecord | undefined;
-  createPreset(projectId: string, preset: Omit<PresetRecord, "id" | "shared">): PresetRecord;
-  deletePreset(projectId: string, id: string): boolean;
+  listPresets(projectId: string): Promise<PresetRecord[]>;
+  getPreset(projectId: string, id: string): Promise<PresetRecord | undefined>;
+  createPreset(projectId: string, preset: Omit<PresetRecord, "id" | "shared">): Promise<PresetRecord>;
+  deletePreset(projectId: string, id: string): Promise<boolean>;
 
-  createLink(link: Omit<LinkRecord, "telegramUserId" | "bot">): void;
-  getLink(id: string): LinkRecord | undefined;
-  bindLinkUser(id: string, telegramUserId: number): void;
+  createLink(link: Omit<LinkRecord, "telegramUserId" | "bot">): Promise<void>;
+  getLink(id: string): Promise<LinkRecord | undefined>;
+  /** A manager-update job's outcome: written in the transaction that records it. */
+  bindLinkUser(tx: Tx, id: string, telegramUserId: number): void | Promise<void>;
   /** The newest unconsumed, unexpired link bound to this user, else one suggesting this username. */
-  pendingLinkFor(telegramUserId: number, username: string, now: number): LinkRecord | undefined;
+  pendingLinkFor(telegramUserId: number, username: string, now: number): Promise<LinkRecord | undefined>;
 }

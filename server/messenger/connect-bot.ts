@@ -25,10 +25,11 @@ export async function connectBot(m: MessengerContext, projectId: string, token: 
       ? { ok: false, reason: "rejected", message: "is not accepted by the messenger platform (revoked, or never issued)" }
       : { ok: false, reason: "unavailable", message: error.message };
   }
-  const result = m.bots.add(
+  const result = await m.backend.transact((tx) => m.bots.add(
+    tx,
     { projectId, botId: me.id, username: me.username, name: [me.first_name, me.last_name].filter(Boolean).join(" "), note, tokenSealed: m.secrets.seal(token) },
     m.config.limits.bots,
-  );
+  ));
   if (result.ok) return result;
   return result.reason === "duplicate"
     ? { ok: false, reason: "duplicate", message: DUPLICATE_MESSAGE }

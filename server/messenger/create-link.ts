@@ -9,6 +9,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Update } from "grammy/types";
 import { BotApiFailure } from "../adapters/bot-api.ts";
+import { after } from "../db/sync-or-async.ts";
 import type { Job } from "../jobs/job-queue.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { LinkRecord } from "./bot-repository.ts";
@@ -68,7 +69,7 @@ export function managerUpdateJob(m: MessengerContext): JobHandler {
     const from = update.message?.from;
     if (text?.startsWith("/start") && from) {
       const linkId = verifyLinkRef(m.linkKey, text.slice("/start".length).trim(), now);
-      const link = linkId ? m.bots.getLink(linkId) : undefined;
+      const link = linkId ? await m.bots.getLink(linkId) : undefined;
       if (!link || link.bot || link.expiresAt <= now) {
         await manager.sendMessage(from.id, "This bot-creation link is no longer valid. Ask the project for a new one.");
         return { done: true };
@@ -77,20 +78,19 @@ export function managerUpdateJob(m: MessengerContext): JobHandler {
       await manager.sendMessage(from.id, `Create @${link.suggestedUsername}: tap the button and confirm. The new bot connects to the project by itself.`, {
         reply_markup: { inline_keyboard: [[{ text: "Create the bot", url: newbotDeepLink(username, link) }]] },
       });
-      return { done: true, write: () => m.bots.bindLinkUser(link.id, from.id) };
+      return { done: true, write: (tx) => m.bots.bindLinkUser(tx, link.id, from.id) };
     }
 
     const created = update.managed_bot;
     if (created) {
-      const link = m.bots.pendingLinkFor(created.user.id, created.bot.username ?? "", now);
+      const link = await m.bots.pendingLinkFor(created.user.id, created.bot.username ?? "", now);
       if (!link) return { done: true };
       const token = await manager.getManagedBotToken(created.bot.id);
       const me = await m.api(token).getMe();
-      const result = m.bots.add(
-        { projectId: link.projectId, botId: me.id, username: me.username, name: me.first_name, note: "created with a bot-creation link", tokenSealed: m.secrets.seal(token) },
-        m.config.limits.bots,
-        { consumeLink: link.id, then: (bot) => link.presetId && m.jobs.enqueue(APPLY_PRESET_JOB, { bot: bot.id, presetId: link.presetId }) },
-      );
+      const bot = { projectId: link.projectId, botId: me.id, username: me.username, name: me.first_name, note: "created with a bot-creation link", tokenSealed: m.secrets.seal(token) };
+      // The bot, the link's use and the preset job commit together, or none of them.
+      const result = await m.backend.transact((tx) => after(m.bots.add(tx, bot, m.config.limits.bots, { consumeLink: link.id }), (added) =>
+        added.ok && link.presetId ? after(m.backend.enqueue(tx, APPLY_PRESET_JOB, { bot: added.bot.id, presetId: link.presetId }), () => added) : added));
       const note = result.ok ? `@${me.username} is connected to the project.` : result.reason === "limit_reached" ? `@${me.username} was created, but the project already has its maximum of bots.` : undefined;
       if (note) await manager.sendMessage(created.user.id, note).catch(() => undefined);
       return { done: true };

@@ -35,7 +35,7 @@ export async function setUpForwarding(m: MessengerContext, bot: BotRecord, forwa
   const secret = bot.hookSecretSealed ? m.secrets.open(bot.hookSecretSealed) : randomBytes(32).toString("base64url");
   const url = hookUrl(m, hookId);
   await m.api(m.secrets.open(bot.tokenSealed)).setWebhook({ url, secretToken: secret });
-  m.bots.setForwarding(bot.id, { hookId, hookSecretSealed: bot.hookSecretSealed ?? m.secrets.seal(secret), forwardUrl });
+  await m.bots.setForwarding(bot.id, { hookId, hookSecretSealed: bot.hookSecretSealed ?? m.secrets.seal(secret), forwardUrl });
   return { hookUrl: url, forwardUrl };
 }
 
@@ -46,7 +46,7 @@ export function forwardGroup(forwardUrl: string): string {
 export function forwardJob(m: MessengerContext): JobHandler {
   return async (job: Job) => {
     const p = job.payload as ForwardPayload;
-    const bot = m.bots.byId(p.bot);
+    const bot = await m.bots.byId(p.bot);
     if (!bot) return { done: true };
     const result = await m.outbound(p.forwardUrl, {
       body: p.body,
@@ -58,8 +58,8 @@ export function forwardJob(m: MessengerContext): JobHandler {
     const error = `forwarding to ${p.forwardUrl} failed: ${result.error ?? `answered ${result.status}`}`;
     const delay = FORWARD_RETRY_MS[job.attempts - 1];
     if (delay === undefined) {
-      return { done: true, write: () => m.bots.recordForwardError(bot.id, now, `${error}; given up after ${job.attempts} attempts`) };
+      return { done: true, write: (tx) => m.bots.recordForwardError(tx, bot.id, now, `${error}; given up after ${job.attempts} attempts`) };
     }
-    return { retryAt: now + delay, error, write: () => m.bots.recordForwardError(bot.id, now, error) };
+    return { retryAt: now + delay, error, write: (tx) => m.bots.recordForwardError(tx, bot.id, now, error) };
   };
 }

@@ -16,8 +16,8 @@ import { findPreset, listPresets } from "./presets.ts";
 const isoOfUnix = (s: number | undefined) => (s ? new Date(s * 1000).toISOString() : null);
 
 export function messengerHandlers(m: MessengerContext): MessengerHandlers<AuthContext> {
-  function ownBot(projectId: string, id: string) {
-    const bot = m.bots.get(projectId, id);
+  async function ownBot(projectId: string, id: string) {
+    const bot = await m.bots.get(projectId, id);
     if (!bot) throw notFound(`bot ${id}`);
     return bot;
   }
@@ -31,7 +31,7 @@ export function messengerHandlers(m: MessengerContext): MessengerHandlers<AuthCo
     },
 
     async listBots({ auth }) {
-      return { bots: m.bots.list(auth.projectId).map((b) => ({ id: b.id, username: b.username, webhookSet: b.forwardUrl !== null })) };
+      return { bots: (await m.bots.list(auth.projectId)).map((b) => ({ id: b.id, username: b.username, webhookSet: b.forwardUrl !== null })) };
     },
 
     async addBotsBulk({ body, auth }) {
@@ -45,7 +45,7 @@ export function messengerHandlers(m: MessengerContext): MessengerHandlers<AuthCo
     },
 
     async getBotStatus({ params, auth }) {
-      const bot = ownBot(auth.projectId, params.id);
+      const bot = await ownBot(auth.projectId, params.id);
       const api = m.api(m.secrets.open(bot.tokenSealed));
       let me, info, commands;
       try {
@@ -64,7 +64,7 @@ export function messengerHandlers(m: MessengerContext): MessengerHandlers<AuthCo
         webhook: {
           url: info.url ?? "",
           forwardUrl: bot.forwardUrl,
-          pendingUpdateCount: info.pending_update_count + m.bots.pendingForwards(bot.id),
+          pendingUpdateCount: info.pending_update_count + (await m.bots.pendingForwards(bot.id)),
           lastErrorDate: lastError ? isoOfUnix(Math.floor(lastError.at / 1000)) : null,
           lastErrorMessage: lastError?.message ?? null,
         },
@@ -75,7 +75,7 @@ export function messengerHandlers(m: MessengerContext): MessengerHandlers<AuthCo
     async setBotWebhook({ params, body, auth }) {
       const problem = webhookUrlProblem(body.forwardUrl, m.config.allowHttpLoopbackWebhooks);
       if (problem) throw invalid("body.forwardUrl", problem);
-      const bot = ownBot(auth.projectId, params.id);
+      const bot = await ownBot(auth.projectId, params.id);
       try {
         return await setUpForwarding(m, bot, body.forwardUrl);
       } catch (error) {
@@ -84,11 +84,11 @@ export function messengerHandlers(m: MessengerContext): MessengerHandlers<AuthCo
     },
 
     async listPresets({ auth }) {
-      return { presets: listPresets(m, auth.projectId) };
+      return { presets: await listPresets(m, auth.projectId) };
     },
 
     async createBotLink({ body, auth }) {
-      if (body.presetId && !findPreset(m, auth.projectId, body.presetId)) throw invalid("body.presetId", "is not a preset of this project or a shared one");
+      if (body.presetId && !(await findPreset(m, auth.projectId, body.presetId))) throw invalid("body.presetId", "is not a preset of this project or a shared one");
       if (!m.config.messenger.managerToken) {
         throw new ApiError(501, "not_implemented", "bot-creation links need the platform's manager bot: set MESSENGER_MANAGER_TOKEN (server/README.md)");
       }
@@ -101,7 +101,7 @@ export function messengerHandlers(m: MessengerContext): MessengerHandlers<AuthCo
       const id = newId("bl");
       const expiresAt = m.clock.now() + m.config.messenger.linkTtlSeconds * 1000;
       const name = body.name ?? body.suggestedUsername.replace(/_?bot$/i, "");
-      m.bots.createLink({ id, projectId: auth.projectId, suggestedUsername: body.suggestedUsername, name, presetId: body.presetId ?? null, expiresAt });
+      await m.bots.createLink({ id, projectId: auth.projectId, suggestedUsername: body.suggestedUsername, name, presetId: body.presetId ?? null, expiresAt });
       return { link: `https://t.me/${manager.username}?start=${signLinkRef(m.linkKey, id, expiresAt)}`, expiresAt: new Date(expiresAt).toISOString() };
     },
   };

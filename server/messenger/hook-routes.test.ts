@@ -21,13 +21,22 @@ const bots: Record<string, Partial<BotRecord>> = {
 };
 let queued: Array<{ kind: string; payload: unknown; options?: unknown }> = [];
 let app: FastifyInstance;
+const hookTx = { kind: "sqlite", db: "the hook's transaction" };
 
 beforeAll(async () => {
   const m = {
     managerHook,
     secrets: box,
-    bots: { byHookId: (id: string) => bots[id] as BotRecord | undefined },
-    jobs: { enqueue: (kind: string, payload: unknown, options?: unknown) => void queued.push({ kind, payload, options }) },
+    bots: { byHookId: async (id: string) => bots[id] as BotRecord | undefined },
+    // A transaction of its own around each enqueue: the job is committed before the 200.
+    backend: {
+      transact: async (fn: (tx: unknown) => unknown) => fn(hookTx),
+      enqueue: (tx: unknown, kind: string, payload: unknown, options?: unknown) => {
+        expect(tx).toBe(hookTx);
+        queued.push({ kind, payload, options });
+        return queued.length;
+      },
+    },
   } as unknown as MessengerContext;
   app = Fastify();
   await registerMessengerHooks(app, m);

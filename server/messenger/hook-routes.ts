@@ -36,15 +36,16 @@ export async function registerMessengerHooks(root: FastifyInstance, m: Messenger
       if (hookId === m.managerHook.id) {
         if (!secretMatches(given, m.managerHook.secret)) return refuse(reply, 401, "unauthorized", "missing or wrong X-Telegram-Bot-Api-Secret-Token");
         if (!isUpdate(body)) return refuse(reply, 400, "invalid_request", "the body is not a JSON Update with an update_id");
-        m.jobs.enqueue(MANAGER_UPDATE_JOB, { body });
+        await m.backend.transact((tx) => m.backend.enqueue(tx, MANAGER_UPDATE_JOB, { body }));
         return reply.code(200).send({ ok: true });
       }
-      const bot = m.bots.byHookId(hookId);
+      const bot = await m.bots.byHookId(hookId);
       if (!bot?.hookSecretSealed || !bot.forwardUrl) return refuse(reply, 404, "not_found", "no such hook");
       if (!secretMatches(given, m.secrets.open(bot.hookSecretSealed))) return refuse(reply, 401, "unauthorized", "missing or wrong X-Telegram-Bot-Api-Secret-Token");
       if (!isUpdate(body)) return refuse(reply, 400, "invalid_request", "the body is not a JSON Update with an update_id");
       const payload: ForwardPayload = { bot: bot.id, forwardUrl: bot.forwardUrl, body };
-      m.jobs.enqueue(FORWARD_JOB, payload, { group: forwardGroup(bot.forwardUrl) });
+      const group = forwardGroup(bot.forwardUrl);
+      await m.backend.transact((tx) => m.backend.enqueue(tx, FORWARD_JOB, payload, { group }));
       return reply.code(200).send({ ok: true });
     });
   });

@@ -1,27 +1,27 @@
-// Everything the messenger area needs, built once in services.ts: the bot repository, the Bot API
-// client factory, keys derived from the server key (link signatures, the manager bot's hook), the
-// configuration, and the job handlers it registers on the one queue.
+// Everything the messenger area needs, built once in services.ts: the bot repository and the
+// Backend (either store, decision P1), the Bot API client factory, keys derived from the server key
+// (link signatures, the manager bot's hook), the configuration, and the job handlers it registers
+// on the one queue.
 import { createHmac } from "node:crypto";
-import type { DatabaseSync } from "node:sqlite";
 import { createBotApiFactory, type BotApiFactory } from "../adapters/bot-api.ts";
 import { safePost } from "../adapters/outbound-http.ts";
 import type { ServerConfig } from "../config.ts";
+import type { Backend } from "../db/backend.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { JobQueue } from "../jobs/job-queue.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { BotRepository } from "./bot-repository.ts";
 import { managerUpdateJob, MANAGER_UPDATE_JOB } from "./create-link.ts";
 import { forwardJob, FORWARD_JOB } from "./forwarding.ts";
 import { applyPresetJob, APPLY_PRESET_JOB, presetProblem } from "./presets.ts";
-import { SqliteBotRepository } from "./sqlite-bot-repository.ts";
 
 export interface MessengerContext {
   config: ServerConfig;
   bots: BotRepository;
   api: BotApiFactory;
   secrets: SecretBox;
-  jobs: JobQueue;
+  /** Where jobs are enqueued, in a transaction with the rows they go with. */
+  backend: Backend;
   clock: Clock;
   /** The SSRF-safe outbound POST (server/adapters/outbound-http.ts); tests may wrap it. */
   outbound: typeof safePost;
@@ -35,7 +35,7 @@ export interface MessengerContext {
   manager?: Promise<{ username: string }>;
 }
 
-export function createMessenger(config: ServerConfig, db: DatabaseSync, serverKey: Buffer, deps: { secrets: SecretBox; jobs: JobQueue; clock: Clock }): MessengerContext {
+export function createMessenger(config: ServerConfig, bots: BotRepository, backend: Backend, serverKey: Buffer, deps: { secrets: SecretBox; clock: Clock }): MessengerContext {
   // A broken shared preset stops the start, like any other bad configuration.
   for (const preset of config.messenger.presets) {
     const problem = presetProblem(preset, config.allowHttpLoopbackWebhooks);
@@ -44,10 +44,10 @@ export function createMessenger(config: ServerConfig, db: DatabaseSync, serverKe
   const derive = (label: string) => createHmac("sha256", serverKey).update(`messenger:${label}`).digest();
   return {
     config,
-    bots: new SqliteBotRepository(db),
+    bots,
     api: createBotApiFactory({ apiRoot: config.messenger.apiRoot, timeoutMs: config.messenger.timeoutMs }),
     secrets: deps.secrets,
-    jobs: deps.jobs,
+    backend,
     clock: deps.clock,
     outbound: safePost,
     publicUrl: () => config.publicUrl,

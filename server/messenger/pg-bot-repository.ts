@@ -1,50 +1,52 @@
 // Messenger bots, presets and creation links on PostgreSQL (decision P1): sqlite-bot-repository.ts's
 // behaviour, checked by the shared suite in bot-repository.contract.ts. Adding a bot counts the cap
-// under the project's bots lock (db/postgres/capped-insert.ts) and leaves uniqueness of the bot to
-// the UNIQUE constraint, so the same bot added on two instances at once (in one project or two)
-// is added once and the other answer is "duplicate"; the creation link and the `then` work
-// (enqueueing a job through the add's client) commit with it.
-import { CapReachedError } from "../db/capped-insert.ts";
-import { insertWithinCap } from "../db/postgres/capped-insert.ts";
+// under the project's bots lock (a transaction-scoped advisory lock, as db/postgres/capped-insert.ts)
+// and leaves uniqueness of the bot to the UNIQUE constraint (`ON CONFLICT DO NOTHING`, which waits
+// for a concurrent insert of the same bot to commit or roll back), so the same bot added on two
+// instances at once (in one project or two) is added once and the other answer is "duplicate".
+// The add runs in the caller's transaction, so the creation link it consumes and the job the caller
+// enqueues there commit with it.
 import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
+import type { Tx } from "../db/tx.ts";
 import { newId, nowIso } from "../ids.ts";
-import type { AddBotResult, BotRecord, LinkRecord, NewBot, PresetRecord } from "./bot-repository.ts";
+import type { AddBotResult, BotRecord, BotRepository, LinkRecord, NewBot, PresetRecord } from "./bot-repository.ts";
 import { toBot, toPreset, toLink, type BotRow, type PresetRow, type LinkRow } from "./bot-rows.ts";
 
 const LINK_COLUMNS = "id, project_id, suggested_username, name, preset_id, expires_at, telegram_user_id, bot";
-const uniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";
 
 /** SQLite's lower(): ASCII letters only. */
 const asciiLower = (sql: string) => `translate(${sql}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
 
-export class PgBotRepository {
+export class PgBotRepository implements BotRepository {
   private readonly db: Pg;
   constructor(db: Pg) {
     this.db = db;
   }
 
-  /** Cap and uniqueness checked in the insert's transaction; `consumeLink` and `then` join it. */
-  async add(bot: NewBot, cap: number, options: { consumeLink?: string; then?: (c: Queryable, bot: BotRecord) => Promise<unknown> } = {}): Promise<AddBotResult> {
-    try {
-      return await insertWithinCap(this.db, `bots:${bot.projectId}`, cap,
-        async (c) => {
-          // A bot already here (in any project) is a duplicate before it is over the cap, as on SQLite.
-          if ((await c.query("SELECT 1 FROM bots WHERE bot_id = $1", [bot.botId])).rowCount) return -1;
-          return (await rows<{ n: number }>(c, "SELECT COUNT(*) AS n FROM bots WHERE project_id = $1", [bot.projectId]))[0].n;
-        },
-        async (c): Promise<AddBotResult> => {
-          const [row] = await rows<BotRow>(c, "INSERT INTO bots (id, project_id, bot_id, username, name, note, token_enc, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *",
-            [newId("bot"), bot.projectId, bot.botId, bot.username, bot.name, bot.note, bot.tokenSealed, nowIso()]);
-          const added = toBot(row);
-          if (options.consumeLink) await c.query("UPDATE bot_links SET bot = $1 WHERE id = $2", [added.id, options.consumeLink]);
-          await options.then?.(c, added);
-          return { ok: true, bot: added };
-        });
-    } catch (error) {
-      if (error instanceof CapReachedError) return { ok: false, reason: "limit_reached" };
-      if (uniqueViolation(error)) return { ok: false, reason: "duplicate" };
-      throw error;
-    }
+  /** The caller's transaction client; `backend.direct` (the pool) gets a transaction of its own. */
+  add(tx: Tx, bot: NewBot, cap: number, options: { consumeLink?: string } = {}): Promise<AddBotResult> {
+    const c = this.client(tx);
+    return c === this.db.pool ? this.db.tx((own) => this.addIn(own, bot, cap, options)) : this.addIn(c, bot, cap, options);
+  }
+
+  private async addIn(c: Queryable, bot: NewBot, cap: number, options: { consumeLink?: string }): Promise<AddBotResult> {
+    await c.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`bots:${bot.projectId}`]);
+    // A bot already here (in any project) is a duplicate before it is over the cap, as on SQLite.
+    if ((await c.query("SELECT 1 FROM bots WHERE bot_id = $1", [bot.botId])).rowCount) return { ok: false, reason: "duplicate" };
+    const [{ n }] = await rows<{ n: number }>(c, "SELECT COUNT(*) AS n FROM bots WHERE project_id = $1", [bot.projectId]);
+    if (n >= cap) return { ok: false, reason: "limit_reached" };
+    // A unique violation would abort the caller's transaction; DO NOTHING leaves it usable.
+    const [row] = await rows<BotRow>(c, `INSERT INTO bots (id, project_id, bot_id, username, name, note, token_enc, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      ON CONFLICT (bot_id) DO NOTHING RETURNING *`, [newId("bot"), bot.projectId, bot.botId, bot.username, bot.name, bot.note, bot.tokenSealed, nowIso()]);
+    if (!row) return { ok: false, reason: "duplicate" };
+    const added = toBot(row);
+    if (options.consumeLink) await c.query("UPDATE bot_links SET bot = $1 WHERE id = $2", [added.id, options.consumeLink]);
+    return { ok: true, bot: added };
+  }
+
+  private client(tx: Tx): Queryable {
+    if (tx.kind !== "postgres") throw new Error("PgBotRepository: a SQLite transaction was passed");
+    return tx.c;
   }
 
   /** Forwarded updates of the bot still waiting in the queue. */
@@ -76,8 +78,8 @@ export class PgBotRepository {
     await this.db.query("UPDATE bots SET hook_id = $1, hook_secret_enc = $2, forward_url = $3 WHERE id = $4", [f.hookId, f.hookSecretSealed, f.forwardUrl, id]);
   }
 
-  async recordForwardError(id: string, at: number | null, error: string | null): Promise<void> {
-    await this.db.query("UPDATE bots SET forward_error_at = $1, forward_error = $2 WHERE id = $3", [at, error, id]);
+  async recordForwardError(tx: Tx, id: string, at: number | null, error: string | null): Promise<void> {
+    await this.client(tx).query("UPDATE bots SET forward_error_at = $1, forward_error = $2 WHERE id = $3", [at, error, id]);
   }
 
   async listPresets(projectId: string): Promise<PresetRecord[]> {
@@ -110,8 +112,8 @@ export class PgBotRepository {
     return row && toLink(row);
   }
 
-  async bindLinkUser(id: string, telegramUserId: number): Promise<void> {
-    await this.db.query("UPDATE bot_links SET telegram_user_id = $1 WHERE id = $2 AND bot IS NULL", [telegramUserId, id]);
+  async bindLinkUser(tx: Tx, id: string, telegramUserId: number): Promise<void> {
+    await this.client(tx).query("UPDATE bot_links SET telegram_user_id = $1 WHERE id = $2 AND bot IS NULL", [telegramUserId, id]);
   }
 
   /** The newest unconsumed, unexpired link bound to this user, else one suggesting this username. */

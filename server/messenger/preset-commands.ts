@@ -20,7 +20,7 @@ export interface PresetCommandInput {
 }
 
 /** Throws `usage(message)` on bad input. */
-export function runPresetCommand(bots: BotRepository, allowHttpLoopback: boolean, input: PresetCommandInput, usage: (message: string) => Error): string {
+export async function runPresetCommand(bots: BotRepository, allowHttpLoopback: boolean, input: PresetCommandInput, usage: (message: string) => Error): Promise<string> {
   switch (input.action) {
     case "create": {
       if (!input.name) throw usage("presets create needs --name");
@@ -32,18 +32,18 @@ export function runPresetCommand(bots: BotRepository, allowHttpLoopback: boolean
       const preset = { name: input.name, forwardUrl: input.forwardUrl ?? null, ...(commands ? { commands } : {}), ...(Object.keys(profile).length ? { profile } : {}) };
       const problem = presetProblem({ id: "new", ...preset }, allowHttpLoopback);
       if (problem) throw usage(problem.replace(/^preset new: /, ""));
-      const created = bots.createPreset(input.projectId, preset);
+      const created = await bots.createPreset(input.projectId, preset);
       return `created preset ${created.id} (${created.name}) for ${input.projectId}`;
     }
     case "list": {
-      const rows = bots.listPresets(input.projectId);
+      const rows = await bots.listPresets(input.projectId);
       if (!rows.length) return "(none)";
       return rows.map((p) => `${p.id}  ${p.name}  forward=${p.forwardUrl ?? "-"}  commands=${(p.commands ?? []).map((c) => c.command).join(",") || "-"}`).join("\n");
     }
     case "delete": {
       const id = input.rest[0];
       if (!id) throw usage("presets delete needs a preset id");
-      if (!bots.deletePreset(input.projectId, id)) throw usage(`no preset ${id} in ${input.projectId}`);
+      if (!(await bots.deletePreset(input.projectId, id))) throw usage(`no preset ${id} in ${input.projectId}`);
       return `deleted preset ${id}`;
     }
     default:

@@ -48,12 +48,12 @@ export function sharedPresets(m: MessengerContext): PresetRecord[] {
   }));
 }
 
-export function listPresets(m: MessengerContext, projectId: string): PresetRecord[] {
-  return [...sharedPresets(m), ...m.bots.listPresets(projectId)];
+export async function listPresets(m: MessengerContext, projectId: string): Promise<PresetRecord[]> {
+  return [...sharedPresets(m), ...(await m.bots.listPresets(projectId))];
 }
 
-export function findPreset(m: MessengerContext, projectId: string, id: string): PresetRecord | undefined {
-  return sharedPresets(m).find((p) => p.id === id) ?? m.bots.getPreset(projectId, id);
+export async function findPreset(m: MessengerContext, projectId: string, id: string): Promise<PresetRecord | undefined> {
+  return sharedPresets(m).find((p) => p.id === id) ?? (await m.bots.getPreset(projectId, id));
 }
 
 export async function applyPreset(m: MessengerContext, bot: BotRecord, preset: PresetRecord): Promise<void> {
@@ -68,8 +68,8 @@ export async function applyPreset(m: MessengerContext, bot: BotRecord, preset: P
 export function applyPresetJob(m: MessengerContext): JobHandler {
   return async (job: Job) => {
     const { bot: botId, presetId } = job.payload as { bot: string; presetId: string };
-    const bot = m.bots.byId(botId);
-    const preset = bot && findPreset(m, bot.projectId, presetId);
+    const bot = await m.bots.byId(botId);
+    const preset = bot && (await findPreset(m, bot.projectId, presetId));
     if (!bot || !preset) return { done: true };
     try {
       await applyPreset(m, bot, preset);

@@ -23,7 +23,7 @@ import { PgMailDomainRepository } from "../../maildomains/pg-maildomain-reposito
 import { PgProjectRepository } from "../../projects/pg-project-repository.ts";
 import type { StoreContext, StoreServices } from "../../services.ts";
 import type { ConsoleStore } from "../../console/commands.ts";
-import type { BotRepository } from "../../messenger/bot-repository.ts";
+import { PgBotRepository } from "../../messenger/pg-bot-repository.ts";
 import { PgWebmailRepository } from "../../webmail/pg-webmail-repository.ts";
 import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
 import { PgWebhookRepository } from "../../webhooks/pg-webhook-repository.ts";
@@ -69,6 +69,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     templates: new PgTemplateRepository(pg),
     certificates: notOnPostgres<CertificateRepository>("certificates"),
     dlpLog: new PgDlpRepository(pg),
+    bots: new PgBotRepository(pg),
   };
 }
 
@@ -82,6 +83,6 @@ export function postgresConsoleStore(pg: Pg): ConsoleStore {
     keys: new PgKeyRepository(pg),
     zones: new PgDnsRecordRepository(pg),
     templates: new PgTemplateRepository(pg),
-    bots: notOnPostgres<BotRepository>("messenger presets"),
+    bots: new PgBotRepository(pg),
   };
 }
