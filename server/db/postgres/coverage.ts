@@ -4,7 +4,6 @@
 export const missingOnPostgres: readonly string[] = [
   "mail sending (the DLP inspector's record(db, ...), in accept's alsoWrite and for blocked sends, must take the Tx and emit through the PostgreSQL outbox)",
   "certificates (handlers, jobs, local CA and ACME callers on PgCertificateRepository: its reads are promises, job writes take the client)",
-  "the PostgreSQL wiring of services.ts, the worker in platform.ts and the console",
 ];
 
 /** Throws, naming what is missing, unless every area runs on PostgreSQL. */
