@@ -1,4 +1,5 @@
-// `npm start`: the embedded default (HTTP 127.0.0.1:8080, DNS 127.0.0.1:5353, data in ./data).
+// `npm start`: the embedded default (HTTP 127.0.0.1:8080, DNS 127.0.0.1:5353, data in ./data), or
+// with DATABASE_URL one instance of a deployment on PostgreSQL.
 import { scopeCatalogue } from "./auth/scopes.ts";
 import { loadConfig } from "./config.ts";
 import { seedDemo } from "./demo/seed-demo.ts";
@@ -11,7 +12,9 @@ const platform = await startPlatform(config, {
 });
 const base = config.publicUrl || platform.url;
 
-if (config.demo) {
+// Not on PostgreSQL (decision P7): instances starting together would each find no project and
+// race to create the demo, and a shared deployment gets its projects from the console.
+if (config.demo && !config.databaseUrl) {
   const demo = await seedDemo(platform.services, scopeCatalogue(platform.openapi));
   if (demo) {
     const dnsPort = platform.dns?.udpPort ?? config.dns.port;
