@@ -99,6 +99,24 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
       expect(await s.getLink(linkId)).toEqual({ id: linkId, projectId: p, suggestedUsername: "Shop_Bot", name: "Shop", presetId: null, expiresAt: now + 60_000, telegramUserId: null, bot: r.bot.id });
     });
 
+    it("a creation link connects one bot, also when two adds use it at once on two connections", async () => {
+      const p = await newProject(store.main);
+      const linkId = `lnk_once${botIds}`;
+      await s.createLink({ id: linkId, projectId: p, suggestedUsername: "Once_Bot", name: "Once", presetId: null, expiresAt: Date.UTC(2030, 0, 1) });
+      const other = make(await store.connect());
+      const kind = `test.once-${botIds}`;
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => {
+        const x = i % 2 ? other : { bots: s, backend: b };
+        return x.backend.transact((tx) => after(x.bots.add(tx, newBot(p), 10, { consumeLink: linkId }), (r) => (r.ok ? after(x.backend.enqueue(tx, kind, {}), () => r) : r)));
+      }));
+      const added = results.filter((r) => r.ok);
+      expect(added).toHaveLength(1);
+      for (const r of results) if (!r.ok) expect(r.reason).toBe("link_used");
+      expect(await s.list(p)).toEqual(added.map((r) => r.ok && r.bot));
+      expect(await s.getLink(linkId)).toMatchObject({ bot: added[0].ok && added[0].bot.id });
+      expect(await b.countJobs(kind)).toBe(1);
+    });
+
     it("job outcomes (a link's user, a forward error) are written in the caller's transaction, or not at all", async () => {
       const p = await newProject(store.main);
       const now = Date.UTC(2026, 0, 1);

@@ -29,7 +29,8 @@ export interface BotRecord {
 
 export type NewBot = Pick<BotRecord, "projectId" | "botId" | "username" | "name" | "note" | "tokenSealed">;
 
-export type AddBotResult = { ok: true; bot: BotRecord } | { ok: false; reason: "duplicate" | "limit_reached" };
+/** `link_used`: the creation link given to consume already connected a bot; nothing was added. */
+export type AddBotResult = { ok: true; bot: BotRecord } | { ok: false; reason: "duplicate" | "limit_reached" | "link_used" };
 
 export interface BotCommandRecord {
   command: string;
@@ -60,7 +61,8 @@ export interface BotRepository {
   /**
    * Adds the bot in the caller's transaction (backend.transact; `backend.direct` gets one of its
    * own), cap and uniqueness checked there. `consumeLink` marks that creation link used by the bot
-   * in the same transaction, so the caller's enqueue in it (the preset job) commits with both.
+   * in the same transaction, so the caller's enqueue in it (the preset job) commits with both; a
+   * link connects one bot only, even with two managed_bot updates for it on two instances at once.
    */
   add(tx: Tx, bot: NewBot, cap: number, options?: { consumeLink?: string }): AddBotResult | Promise<AddBotResult>;
   /** Forwarded updates of the bot still waiting in the queue. */

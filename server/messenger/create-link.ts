@@ -91,7 +91,13 @@ export function managerUpdateJob(m: MessengerContext): JobHandler {
       // The bot, the link's use and the preset job commit together, or none of them.
       const result = await m.backend.transact((tx) => after(m.bots.add(tx, bot, m.config.limits.bots, { consumeLink: link.id }), (added) =>
         added.ok && link.presetId ? after(m.backend.enqueue(tx, APPLY_PRESET_JOB, { bot: added.bot.id, presetId: link.presetId }), () => added) : added));
-      const note = result.ok ? `@${me.username} is connected to the project.` : result.reason === "limit_reached" ? `@${me.username} was created, but the project already has its maximum of bots.` : undefined;
+      const note = result.ok
+        ? `@${me.username} is connected to the project.`
+        : result.reason === "limit_reached"
+          ? `@${me.username} was created, but the project already has its maximum of bots.`
+          : result.reason === "link_used"
+            ? `@${me.username} was created, but the bot-creation link already connected another bot. Ask the project for a new one.`
+            : undefined;
       if (note) await manager.sendMessage(created.user.id, note).catch(() => undefined);
       return { done: true };
     }

@@ -40,7 +40,11 @@ export class PgBotRepository implements BotRepository {
       ON CONFLICT (bot_id) DO NOTHING RETURNING *`, [newId("bot"), bot.projectId, bot.botId, bot.username, bot.name, bot.note, bot.tokenSealed, nowIso()]);
     if (!row) return { ok: false, reason: "duplicate" };
     const added = toBot(row);
-    if (options.consumeLink) await c.query("UPDATE bot_links SET bot = $1 WHERE id = $2", [added.id, options.consumeLink]);
+    // One statement decides who uses the link: a concurrent one waits on its row and then sees it used.
+    if (options.consumeLink && !(await c.query("UPDATE bot_links SET bot = $1 WHERE id = $2 AND bot IS NULL", [added.id, options.consumeLink])).rowCount) {
+      await c.query("DELETE FROM bots WHERE id = $1", [added.id]);
+      return { ok: false, reason: "link_used" };
+    }
     return { ok: true, bot: added };
   }
 

@@ -23,7 +23,10 @@ export class SqliteBotRepository implements BotRepository {
       const id = newId("bot");
       prepare(db, "INSERT INTO bots (id, project_id, bot_id, username, name, note, token_enc, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         .run(id, bot.projectId, bot.botId, bot.username, bot.name, bot.note, bot.tokenSealed, nowIso());
-      if (options.consumeLink) prepare(db, "UPDATE bot_links SET bot = ? WHERE id = ?").run(id, options.consumeLink);
+      if (options.consumeLink && !Number(prepare(db, "UPDATE bot_links SET bot = ? WHERE id = ? AND bot IS NULL").run(id, options.consumeLink).changes)) {
+        prepare(db, "DELETE FROM bots WHERE id = ?").run(id);
+        return { ok: false, reason: "link_used" };
+      }
       return { ok: true, bot: this.byIdNow(id)! };
     };
     // backend.transact's BEGIN IMMEDIATE holds the write lock from the count to the insert; alone,
