@@ -2,6 +2,7 @@
 // DNS server, HTTP server, SMTP listener, job worker. Used by `npm start` and by the tests, so
 // tests run the same wiring as production, on ports chosen by the kernel.
 import type { FastifyInstance } from "fastify";
+import { mkdirSync } from "node:fs";
 import type { DatabaseSync } from "node:sqlite";
 import { buildApp } from "./app.ts";
 import { loadContract } from "./auth/scopes.ts";
@@ -124,6 +125,8 @@ async function openStore(config: ServerConfig, context: ReturnType<typeof storeC
     const db = openDatabase(config.dataDir);
     return { db, store: sqliteStore(db, context) };
   }
+  // DATA_DIR still holds what is per instance: the SMTP listener's STARTTLS certificate.
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const pg = await openPostgres(config.databaseUrl);
   try {
     return { db: undefined, store: await postgresStore(pg, context) };
