@@ -6,9 +6,11 @@
 set -eu
 # chromium: webmail, unsubscribe and docs pages through playwright-core; dig: DNS answers;
 # swaks: a real SMTP client delivering bounce reports; pebble: the ACME test CA; openssl: test certificates;
-# postgresql: the throwaway clusters of the PostgreSQL backend's tests (test/support/postgres.ts).
+# postgresql: the throwaway clusters of the PostgreSQL backend's tests (test/support/postgres.ts);
+# nginx: the round-robin proxy in front of two instances in the scale-out tests (test/support/nginx.ts).
 needs="
 /usr/lib/postgresql/15/bin/postgres postgresql
+/usr/sbin/nginx nginx
 /usr/bin/chromium chromium
 dig dnsutils
 swaks swaks
