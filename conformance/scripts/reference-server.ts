@@ -5,7 +5,7 @@
 // conformance:reference:postgres) the server and its console run on a throwaway PostgreSQL
 // cluster (test/support/postgres.ts), the way DATABASE_URL deployments run.
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -14,12 +14,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { startBotApiEmulator } from "../../server/messenger/test/bot-api-emulator.ts";
+import { startNginx, type Proxy } from "../../test/support/nginx.ts";
 import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { freePort, waitForHttp } from "./free-port.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const entry = path.join(root, "server/main.ts");
 const admin = path.join(root, "server/console/platform-admin.ts");
+const exitWithParent = path.join(root, "test/support/exit-with-parent.ts");
 
 export class ReferenceUnavailable extends Error {}
 
@@ -50,7 +52,15 @@ export async function startReference(): Promise<Reference> {
     store.DATABASE_URL = await cluster.newDatabase();
     store.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
   }
-  const [port, dnsPort, smtpPort] = [await freePort(), await freePort(), await freePort()];
+  // REFERENCE_INSTANCES=2 (npm run conformance:reference:scale-out): that many servers on the one
+  // PostgreSQL database, each with its own ports and data dir, the suite talking to nginx
+  // round-robin in front of them (test/support/nginx.ts), as a deployment of several instances runs.
+  const count = Number(process.env.REFERENCE_INSTANCES ?? "1");
+  if (!Number.isInteger(count) || count < 1) throw new ReferenceUnavailable(`REFERENCE_INSTANCES must be a whole number from 1, not ${process.env.REFERENCE_INSTANCES}`);
+  if (count > 1 && backend !== "postgres") throw new ReferenceUnavailable("REFERENCE_INSTANCES above 1 needs REFERENCE_BACKEND=postgres: instances share one database");
+  const ports: { port: number; dnsPort: number; smtpPort: number }[] = [];
+  for (let i = 0; i < count; i++) ports.push({ port: await freePort(), dnsPort: await freePort(), smtpPort: await freePort() });
+  const { smtpPort } = ports[0];
   // The messenger platform: a Bot API emulator on loopback that takes any well-formed token (the
   // suite makes them from the contract's pattern), a manager bot for creation links, and one
   // shared preset the suite names in valid cases.
@@ -63,37 +73,51 @@ export async function startReference(): Promise<Reference> {
     limits: { webhooks: 1000 },
     messenger: { presets: [{ id: "pre_conformance", name: "Conformance", commands: [{ command: "start", description: "Start" }] }] },
   }));
-  const env = { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), MAIL_HOST: RELAY_HOST, RELAY_PORT: String(smtpPort), RELAY_ALLOW_LOOPBACK: "on",
+  // Each instance relays to its own SMTP listener and resolves through its own DNS server.
+  const envOf = ({ port, dnsPort, smtpPort }: (typeof ports)[number], i: number) => ({
+    ...process.env, DATA_DIR: i === 0 ? dataDir : path.join(dataDir, `instance-${i}`), HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), MAIL_HOST: RELAY_HOST, RELAY_PORT: String(smtpPort), RELAY_ALLOW_LOOPBACK: "on",
     OUTBOUND_RESOLVER: `127.0.0.1:${dnsPort}`, PLATFORM_CONFIG: platformConfig, MESSENGER_API_ROOT: botApi.url, MESSENGER_MANAGER_TOKEN: manager.token,
-    DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn", ...store };
+    DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn", ...store });
+  const env = envOf(ports[0], 0);
   const console_ = async (args: string) => (await promisify(execFile)(process.execPath, [admin, ...args.split(" ")], { env, cwd: root })).stdout;
   const lastWord = (s: string) => s.trim().split(/\s+/).pop()!;
 
-  const server = spawn(process.execPath, [entry], { env, cwd: root, stdio: ["ignore", "inherit", "inherit"] });
-  let alive = true;
-  const exited = new Promise<void>((resolve) => server.on("exit", () => resolve(void (alive = false))));
+  const servers = ports.map((p, i) => {
+    const instanceEnv = envOf(p, i);
+    mkdirSync(instanceEnv.DATA_DIR, { recursive: true });
+    // Each server exits when this process's end of its stdin closes, however this process ends.
+    const child = spawn(process.execPath, ["--import", exitWithParent, entry], { env: instanceEnv, cwd: root, stdio: ["pipe", "inherit", "inherit"] });
+    const server = { child, url: `http://127.0.0.1:${p.port}`, alive: true, exited: Promise.resolve() };
+    server.exited = new Promise<void>((resolve) => child.on("exit", () => resolve(void (server.alive = false))));
+    return server;
+  });
+  let proxy: Proxy | undefined;
   const cleanUp = () => {
-    if (alive) server.kill("SIGTERM");
+    for (const server of servers) if (server.alive) server.child.kill("SIGTERM");
     void botApi.close();
     rmSync(dataDir, { recursive: true, force: true });
-    // The cluster's watchdog stops it when this process's end of its pipe closes.
+    // The cluster's and nginx's watchdogs stop them when this process's end of their pipes closes.
   };
   process.on("exit", cleanUp);
   const stop = async (graceMs = 5_000) => {
-    if (alive) server.kill("SIGTERM");
-    const timer = setTimeout(() => alive && server.kill("SIGKILL"), graceMs);
-    await exited;
+    await proxy?.stop();
+    for (const server of servers) if (server.alive) server.child.kill("SIGTERM");
+    const timer = setTimeout(() => servers.forEach((server) => server.alive && server.child.kill("SIGKILL")), graceMs);
+    await Promise.all(servers.map((server) => server.exited));
     clearTimeout(timer);
     await botApi.close();
     await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  const baseUrl = `http://127.0.0.1:${port}`;
-  if (!(await waitForHttp(`${baseUrl}/openapi.json`, 30_000, () => alive))) {
-    await stop();
-    throw new ReferenceUnavailable("the reference server did not start");
+  for (const server of servers) {
+    if (!(await waitForHttp(`${server.url}/openapi.json`, 30_000, () => server.alive))) {
+      await stop();
+      throw new ReferenceUnavailable("the reference server did not start");
+    }
   }
+  if (count > 1) proxy = await startNginx(servers.map((server) => server.url));
+  const baseUrl = proxy?.url ?? servers[0].url;
 
   async function project(name: string, zone: string, mailbox: string) {
     const id = /(prj_\w+)/.exec(await console_(`projects create ${name}`))![1];
