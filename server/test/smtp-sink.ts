@@ -15,11 +15,13 @@ export interface SmtpSink {
   messages: SinkMessage[];
   /** Answer RCPT TO of an address with this code and text (e.g. 550 or 451); undefined accepts. */
   refuse: (rcpt: string) => { code: number; text: string } | undefined;
+  /** While set, DATA is answered only once it resolves: a slow MX that keeps deliveries in flight. */
+  gate: Promise<void> | undefined;
   close(): Promise<void>;
 }
 
 export async function startSmtpSink(port = 0): Promise<SmtpSink> {
-  const sink: SmtpSink = { port: 0, messages: [], refuse: () => undefined, close: async () => {} };
+  const sink: SmtpSink = { port: 0, messages: [], refuse: () => undefined, gate: undefined, close: async () => {} };
   const server = new SMTPServer({
     authOptional: true,
     logger: false,
@@ -40,7 +42,9 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
           raw: Buffer.concat(chunks),
           secure: session.secure,
         });
-        callback(null, `Ok: queued as sink${sink.messages.length}`);
+        const answer = () => callback(null, `Ok: queued as sink${sink.messages.length}`);
+        if (sink.gate) void sink.gate.then(answer);
+        else answer();
       });
     },
   });
