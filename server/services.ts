@@ -147,7 +147,7 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     resolver: createResolver({ servers: [`${resolverAt.host}:${resolverAt.port}`], timeoutMs: 1000, tries: 2 }),
     clock,
     jobHandlers: { [DELIVER_JOB]: webhookDeliveries.job, ...messengerJobHandlers(messenger) },
-    dlp: new DlpScannerInspector({ repository: s.dlpLog, pool: new ScanPool({ threads: config.dlp.threads }), events: legacy.events, clock }),
+    dlp: new DlpScannerInspector({ repository: s.dlpLog, pool: new ScanPool({ threads: config.dlp.threads }), backend: s.backend, clock }),
     inbound: new InboundRoutes(),
     relayName: config.relay.smarthost?.host || config.relay.name || config.mailHost,
     messenger,

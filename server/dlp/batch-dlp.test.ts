@@ -52,7 +52,7 @@ describe("DLP on a batch send", () => {
 
   it("reports what the batch's time budget did not reach in every message, never passes it", async () => {
     const pool = new ScanPool({ threads: 2 });
-    const spent = new DlpScannerInspector({ repository: p.services.dlpLog, pool, events: p.services.sqliteOnly.events, clock: p.services.clock, limits: { batchBudgetMs: 0 } });
+    const spent = new DlpScannerInspector({ repository: p.services.dlpLog, pool, backend: p.services.backend, clock: p.services.clock, limits: { batchBudgetMs: 0 } });
     try {
       const message = (i: number) => ({ subject: `Card 4111 1111 1111 1111 #${i}`, attachments: [{ filename: `m${i}.txt`, content: Buffer.from("IBAN GB82 WEST 1234 5698 7654 32") }] });
       const verdicts = await spent.inspectBatch(t.projectId, [message(0), message(1), message(2)]);

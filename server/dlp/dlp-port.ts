@@ -1,8 +1,8 @@
 // The seam between the send path (server/mail-sending) and the DLP scanner (server/dlp). The send
 // path calls `inspect` before anything is stored; on `block` it refuses with 422 and stores no
 // message; otherwise it calls `record` inside the send transaction, so the DLP log entries and
-// their `mail.dlp` events commit with the message (or, when blocked, on their own).
-import type { DatabaseSync } from "node:sqlite";
+// their `mail.dlp` events commit with the message (or, when blocked, in a transaction of their own).
+import type { Tx } from "../db/tx.ts";
 
 export type DlpMode = "off" | "warn" | "block";
 export type DlpType = "card" | "track" | "iban" | "swift" | "fin" | "passport" | "voen" | "secret" | "confidential" | "encrypted";
@@ -57,10 +57,11 @@ export interface DlpInspector {
    */
   inspectBatch(projectId: string, contents: OutgoingContent[]): Promise<DlpVerdict[]>;
   /**
-   * Writes the findings to the DLP log and emits one `mail.dlp` per finding. Synchronous SQL:
-   * call inside the send transaction (or alone for a blocked send).
+   * Writes the findings to the DLP log and emits one `mail.dlp` per finding, all or none, in the
+   * caller's transaction `tx` (the send's, or backend.transact's for a blocked send): synchronous on
+   * SQLite (never await it there), a promise on PostgreSQL (server/db/tx.ts).
    */
-  record(db: DatabaseSync, projectId: string, findings: DlpFinding[], context: DlpRecordContext): void;
+  record(tx: Tx, projectId: string, findings: DlpFinding[], context: DlpRecordContext): void | Promise<void>;
   /** Ends the scanning threads; the platform calls it when it stops, after the last request. */
   close(): Promise<void>;
 }

@@ -2,7 +2,6 @@
 // repository, scanning in worker threads, the log and mail.dlp events written by record(), and
 // both operations through real HTTP. The send path (h10) calls the same port.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { transaction } from "../db/database.ts";
 import { startTestPlatform, type TestPlatform, type Tenant } from "../test/harness.ts";
 import * as doc from "./test/documents.ts";
 
@@ -50,7 +49,7 @@ describe("DLP inspector and its operations", () => {
     expect(verdict.warnings).toEqual(["DLP: 2 findings: card in text (2 times), iban in attachment:statement.docx"]);
 
     const db = platform.db;
-    transaction(db, () => platform.services.dlp.record(db, tenant.projectId, verdict.findings, { action: "warned", messageId: "msg_test1", from: "a@dlp.test", to: "b@example.org" }));
+    await platform.services.backend.transact((tx) => platform.services.dlp.record(tx, tenant.projectId, verdict.findings, { action: "warned", messageId: "msg_test1", from: "a@dlp.test", to: "b@example.org" }));
     const events = db.prepare("SELECT payload FROM events WHERE project_id = ? AND type = 'mail.dlp' ORDER BY created_at").all(tenant.projectId) as { payload: string }[];
     expect(events.map((e) => JSON.parse(e.payload).data)).toEqual(verdict.findings.map((finding) => ({ messageId: "msg_test1", action: "warned", from: "a@dlp.test", to: "b@example.org", finding })));
 
@@ -64,9 +63,8 @@ describe("DLP inspector and its operations", () => {
   });
 
   it("records a blocked send without a message id, and another project sees none of it", async () => {
-    const db = platform.db;
     const finding = { type: "encrypted" as const, masked: "password-protected zip entry", where: "attachment:a.zip/x.txt", full: false, mass: false, count: 1 };
-    platform.services.dlp.record(db, tenant.projectId, [finding], { action: "blocked", messageId: null, from: "a@dlp.test", to: "c@example.org" });
+    await platform.services.backend.transact((tx) => platform.services.dlp.record(tx, tenant.projectId, [finding], { action: "blocked", messageId: null, from: "a@dlp.test", to: "c@example.org" }));
     const log = await tenant.api("GET", "/v1/mail/dlp-events");
     expect(log.body.events[0]).toMatchObject({ action: "blocked", messageId: null, finding });
     const other = await platform.newTenant("dlp-other");

@@ -3,15 +3,16 @@
 // plus the list, detail, cancel and stats reads. getMailPolicy and listDlpEvents belong to the
 // DLP area (server/dlp).
 import { createHash } from "node:crypto";
-import type { DatabaseSync } from "node:sqlite";
 import { ApiError } from "../../generated/server/errors.ts";
 import type { MailSendingHandlers } from "../../generated/server/handlers.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
-import type { DlpFinding, DlpInspector, DlpVerdict } from "../dlp/dlp-port.ts";
+import type { Backend } from "../db/backend.ts";
+import { after } from "../db/sync-or-async.ts";
+import type { Tx } from "../db/tx.ts";
+import type { DlpFinding, DlpInspector, DlpRecordContext, DlpVerdict } from "../dlp/dlp-port.ts";
 import { invalidFields, notFound, type FieldProblem } from "../http/errors.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
-import { atomically } from "./atomic.ts";
 import type { AcceptOutcome, MessageStatus, SentMessageRepository } from "./message-repository.ts";
 import type { OutgoingMailHooks } from "./outgoing-hooks.ts";
 import { prepareMessage, type MessageInput, type Prepared } from "./prepare-message.ts";
@@ -20,8 +21,8 @@ import type { TemplateRepository } from "./template-repository.ts";
 import type { Vars } from "./substitute.ts";
 
 export interface MailSendingDeps {
-  /** Only for the DLP seam, whose `record` joins the send transaction. */
-  db: DatabaseSync;
+  /** Only for a blocked send's DLP record, which has no send transaction to join. */
+  backend: Backend;
   messages: SentMessageRepository;
   mailDomains: MailDomainRepository;
   templates: TemplateRepository;
@@ -71,12 +72,17 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
 > {
   const prepareDeps = () => ({ mailDomains: deps.mailDomains, templates: deps.templates, hooks: deps.hooks, now: deps.clock.now() });
 
-  function recordBlocked(projectId: string, blocked: { prepared: Prepared; findings: DlpFinding[] }[]): never {
-    atomically(deps.db, () => {
-      for (const { prepared, findings } of blocked) {
-        deps.dlp.record(deps.db, projectId, findings, { action: "blocked", messageId: null, from: prepared.message.from, to: prepared.message.to });
-      }
-    });
+  // One record after the other on the caller's tx: synchronous on SQLite, chained on PostgreSQL.
+  function recordAll(tx: Tx, projectId: string, items: { findings: DlpFinding[]; context: DlpRecordContext }[]): void | Promise<void> {
+    let pending: void | Promise<void> = undefined;
+    for (const { findings, context } of items) pending = after(pending, () => deps.dlp.record(tx, projectId, findings, context));
+    return pending;
+  }
+
+  // No message is stored, but every finding is logged and emitted, together or not at all.
+  async function recordBlocked(projectId: string, blocked: { prepared: Prepared; findings: DlpFinding[] }[]): Promise<never> {
+    const items = blocked.map(({ prepared: { message: m }, findings }) => ({ findings, context: { action: "blocked" as const, messageId: null, from: m.from, to: m.to } }));
+    await deps.backend.transact((tx) => recordAll(tx, projectId, items));
     throw dlpBlocked(blocked.flatMap((b) => b.findings));
   }
 
@@ -86,7 +92,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
       const prepared = await prepareMessage(prepareDeps(), auth.projectId, request);
       const verdict = await deps.dlp.inspect(auth.projectId, prepared.content);
       const findings = findingsOf(verdict);
-      if (findings.length && verdict.mode === "block") recordBlocked(auth.projectId, [{ prepared, findings }]);
+      if (findings.length && verdict.mode === "block") await recordBlocked(auth.projectId, [{ prepared, findings }]);
       const warned = findings.length > 0;
       const m = prepared.message;
       const result = await deps.messages.accept({
@@ -94,7 +100,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
         messages: [m],
         relayName: deps.relayName,
         idempotency: request.idempotencyKey ? { key: request.idempotencyKey, bodyHash: bodyHash(body) } : undefined,
-        alsoWrite: warned ? () => deps.dlp.record(deps.db, auth.projectId, findings, { action: "warned", messageId: m.id, from: m.from, to: m.to }) : undefined,
+        alsoWrite: warned ? (_outcomes, tx) => deps.dlp.record(tx, auth.projectId, findings, { action: "warned", messageId: m.id, from: m.from, to: m.to }) : undefined,
         respond: ([o]) => ({ id: o.id, status: o.status, relay: o.relay, relayMessageId: o.relayMessageId, ...(warned ? { warnings: verdict.warnings, dlp: findings } : {}) }),
       });
       if (result.kind === "conflict") throw idempotencyConflict();
@@ -120,7 +126,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
       // Scanned side by side within the scanner's threads, under one time budget for the batch.
       const verdicts: DlpVerdict[] = await deps.dlp.inspectBatch(auth.projectId, prepared.map((p) => p.content));
       const affected = prepared.map((p, i) => ({ prepared: p, verdict: verdicts[i], findings: findingsOf(verdicts[i]).map((f) => ({ ...f, message: i })) })).filter((a) => a.findings.length);
-      if (affected.some((a) => a.verdict.mode === "block")) recordBlocked(auth.projectId, affected);
+      if (affected.some((a) => a.verdict.mode === "block")) await recordBlocked(auth.projectId, affected);
       const warnings = affected.flatMap(({ verdict, findings }) => verdict.warnings.map((w) => `message ${findings[0].message}: ${w}`));
       const dlp = affected.flatMap((a) => a.findings);
 
@@ -130,7 +136,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
         relayName: deps.relayName,
         idempotency: idempotencyKey ? { key: idempotencyKey, bodyHash: bodyHash(body) } : undefined,
         alsoWrite: dlp.length
-          ? () => affected.forEach(({ prepared: p, findings }) => deps.dlp.record(deps.db, auth.projectId, findings, { action: "warned", messageId: p.message.id, from: p.message.from, to: p.message.to }))
+          ? (_outcomes, tx) => recordAll(tx, auth.projectId, affected.map(({ prepared: { message: m }, findings }) => ({ findings, context: { action: "warned", messageId: m.id, from: m.from, to: m.to } })))
           : undefined,
         respond: (outcomes: AcceptOutcome[]) => {
           const counts: Record<string, number> = {};
