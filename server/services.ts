@@ -2,7 +2,6 @@
 // and its Backend (db/sqlite-services.ts for the embedded default, db/postgres/pg-services.ts when
 // DATABASE_URL is set); this file adds what does not depend on the store: adapters, the resolver,
 // secrets, the DLP scanner pool, the webhook delivery engine, and the job handlers of each area.
-import type { DatabaseSync } from "node:sqlite";
 import type { RateLimiter } from "./auth/rate-limiter.ts";
 import type { KeyRepository } from "./auth/key-repository.ts";
 import type { CertificateRepository } from "./certificates/certificate-repository.ts";
@@ -15,7 +14,6 @@ import type { DlpInspector } from "./dlp/dlp-port.ts";
 import { DlpScannerInspector } from "./dlp/dlp-inspector.ts";
 import type { DlpRepository } from "./dlp/dlp-repository.ts";
 import { ScanPool } from "./dlp/scan-pool.ts";
-import type { EventOutbox } from "./events/event-outbox.ts";
 import { systemClock, type Clock } from "./jobs/clock.ts";
 import type { JobQueue } from "./jobs/job-queue.ts";
 import type { DeliveryRepository } from "./inbound/delivery-repository.ts";
@@ -71,7 +69,7 @@ export interface StoreServices {
    * Transitional (issue 15): what the areas not yet on the Backend port still take (listed in
    * db/postgres/coverage.ts). SQLite only; the area that ports its last caller removes it.
    */
-  sqliteOnly?: { db: DatabaseSync; jobs: JobQueue; events: EventOutbox };
+  sqliteOnly?: { jobs: JobQueue };
 }
 
 export interface Services extends StoreServices {
@@ -130,11 +128,7 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     }),
   });
   // On PostgreSQL these throw on first use; platform.ts refuses to start there while they exist.
-  const legacy = s.sqliteOnly ?? {
-    db: notOnPostgres<DatabaseSync>("the send path's DLP record"),
-    jobs: notOnPostgres<JobQueue>("the certificates' jobs"),
-    events: notOnPostgres<EventOutbox>("the DLP record's events"),
-  };
+  const legacy = s.sqliteOnly ?? { jobs: notOnPostgres<JobQueue>("the certificates' jobs") };
   const messenger = createMessenger(config, s.bots, s.backend, serverKey, { secrets, clock });
   const services: Services = {
     ...s,

@@ -53,7 +53,7 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
     certificates: new SqliteCertificateRepository(db, clock),
     dlpLog: new SqliteDlpRepository(db),
     bots: new SqliteBotRepository(db),
-    sqliteOnly: { db, jobs, events },
+    sqliteOnly: { jobs },
   };
 }
 

@@ -2,7 +2,6 @@
 // repository on PostgreSQL or not start: a mix would split the data across two stores without
 // anyone noticing (decision P1). Remove an entry when its area is implemented and wired.
 export const missingOnPostgres: readonly string[] = [
-  "mail sending (the DLP inspector's record(db, ...), in accept's alsoWrite and for blocked sends, must take the Tx and emit through the PostgreSQL outbox)",
   "certificates (handlers, jobs, local CA and ACME callers on PgCertificateRepository: its reads are promises, job writes take the client)",
 ];
 
