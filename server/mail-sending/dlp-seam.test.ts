@@ -1,0 +1,50 @@
+// The send handlers' DLP seam (a warned send's findings in accept's transaction, a blocked send's
+// in one of their own): the shared suite on both backends.
+import { postgresBackend, sqliteBackend } from "../db/backend.ts";
+import { DlpScannerInspector } from "../dlp/dlp-inspector.ts";
+import { PgDlpRepository } from "../dlp/pg-dlp-repository.ts";
+import { ScanPool } from "../dlp/scan-pool.ts";
+import { SqliteDlpRepository } from "../dlp/sqlite-dlp-repository.ts";
+import { EventOutbox } from "../events/event-outbox.ts";
+import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import { systemClock } from "../jobs/clock.ts";
+import { JobQueue } from "../jobs/job-queue.ts";
+import { PgJobQueue } from "../jobs/pg-job-queue.ts";
+import { PgMailDomainRepository } from "../maildomains/pg-maildomain-repository.ts";
+import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
+import { PgProjectRepository } from "../projects/pg-project-repository.ts";
+import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { backends } from "../test/backends.ts";
+import { PgSentMessageRepository } from "./pg-sent-message-repository.ts";
+import { PgTemplateRepository } from "./pg-template-repository.ts";
+import { describeSendDlp } from "./dlp-seam.contract.ts";
+import { SqliteSentMessageRepository } from "./sqlite-sent-message-repository.ts";
+import { SqliteTemplateRepository } from "./sqlite-template-repository.ts";
+
+const clock = systemClock;
+
+for (const backend of backends) {
+  describeSendDlp(backend, (c, secrets) => {
+    const pool = new ScanPool({ threads: 1 });
+    if (c.backend === "sqlite") {
+      const { db } = c;
+      const jobs = new JobQueue(db, clock);
+      const b = sqliteBackend(db, jobs, new EventOutbox(db, jobs, clock));
+      const dlpLog = new SqliteDlpRepository(db);
+      return {
+        backend: b, projects: new SqliteProjectRepository(db), mailDomains: new SqliteMailDomainRepository(db, secrets),
+        messages: new SqliteSentMessageRepository(db, jobs, clock), templates: new SqliteTemplateRepository(db),
+        dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),
+      };
+    }
+    const { pg } = c;
+    const jobs = new PgJobQueue(pg, clock);
+    const b = postgresBackend(pg, jobs, new PgEventOutbox(jobs, clock));
+    const dlpLog = new PgDlpRepository(pg);
+    return {
+      backend: b, projects: new PgProjectRepository(pg), mailDomains: new PgMailDomainRepository(pg, secrets),
+      messages: new PgSentMessageRepository(pg, jobs, clock), templates: new PgTemplateRepository(pg),
+      dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),
+    };
+  });
+}
