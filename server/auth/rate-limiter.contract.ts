@@ -44,6 +44,14 @@ export function describeRateLimiter(backend: BackendName, f: RateLimiterFactory)
       expect((await limiter.hit(b, 1)).allowed).toBe(true);
     });
 
+    it("concurrent hits of one key each count against the limit they came with", async () => {
+      // PostgreSQL counts the hits that wait for one upsert together; a changed limit is not merged.
+      const limiter = f.make(store.main, manualClock().now);
+      const key = freshKey();
+      const decisions = await Promise.all([5, 5, 5, 1, 5, 2].map((limit) => limiter.hit(key, limit)));
+      expect(decisions.map((d) => [d.allowed, d.limit, d.remaining])).toEqual([[true, 5, 4], [true, 5, 3], [true, 5, 2], [false, 1, 0], [true, 5, 1], [false, 2, 0]]);
+    });
+
     it(`300 concurrent hits${f.sharedAcrossInstances ? " from two instances" : ""} admit exactly the limit`, async () => {
       const clock = manualClock();
       const first = f.make(store.main, clock.now);
