@@ -25,3 +25,10 @@ describe("loadConfig flags", () => {
     expect([c.demo, c.allowHttpLoopbackWebhooks]).toEqual([true, false]);
   });
 });
+
+describe("loadConfig store", () => {
+  it("reads DATABASE_URL from the environment; without it the server runs on SQLite", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://db.internal/platform" }, cwd).databaseUrl).toBe("postgres://db.internal/platform");
+    expect(loadConfig({}, cwd).databaseUrl).toBe("");
+  });
+});

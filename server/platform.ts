@@ -9,7 +9,6 @@ import { loadContract } from "./auth/scopes.ts";
 import { prepareCertificates } from "./certificates/setup.ts";
 import type { ServerConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
-import { assertPostgresComplete } from "./db/postgres/coverage.ts";
 import { trackConnections } from "./http/graceful-close.ts";
 import type { DocsOptions } from "./http/docs.ts";
 import { loggerOptions } from "./http/log-redaction.ts";
@@ -52,7 +51,6 @@ export interface PlatformOptions {
 }
 
 export async function startPlatform(config: ServerConfig, options: PlatformOptions = {}): Promise<Platform> {
-  if (config.databaseUrl) assertPostgresComplete();
   const serverKey = loadServerKey(config.dataDir, process.env, { shared: Boolean(config.databaseUrl) });
   const context = storeContext(config, serverKey, options.clock);
   const { db, store } = await openStore(config, context);

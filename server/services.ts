@@ -8,14 +8,12 @@ import type { CertificateRepository } from "./certificates/certificate-repositor
 import { certificateJobs } from "./certificates/setup.ts";
 import type { ServerConfig } from "./config.ts";
 import type { Backend } from "./db/backend.ts";
-import { notOnPostgres } from "./db/postgres/coverage.ts";
 import { createResolver, type DnsResolver } from "./dns/resolver.ts";
 import type { DlpInspector } from "./dlp/dlp-port.ts";
 import { DlpScannerInspector } from "./dlp/dlp-inspector.ts";
 import type { DlpRepository } from "./dlp/dlp-repository.ts";
 import { ScanPool } from "./dlp/scan-pool.ts";
 import { systemClock, type Clock } from "./jobs/clock.ts";
-import type { JobQueue } from "./jobs/job-queue.ts";
 import type { DeliveryRepository } from "./inbound/delivery-repository.ts";
 import { InboundRoutes } from "./inbound/routes.ts";
 import type { MessageRepository } from "./mailbox-reading/message-repository.ts";
@@ -65,16 +63,9 @@ export interface StoreServices {
   dlpLog: DlpRepository;
   /** Messenger bots, presets and creation links (server/messenger). */
   bots: BotRepository;
-  /**
-   * Transitional (issue 15): what the areas not yet on the Backend port still take (listed in
-   * db/postgres/coverage.ts). SQLite only; the area that ports its last caller removes it.
-   */
-  sqliteOnly?: { jobs: JobQueue };
 }
 
 export interface Services extends StoreServices {
-  /** Transitional (see StoreServices): on PostgreSQL, stand-ins that throw on use (notOnPostgres). */
-  sqliteOnly: NonNullable<StoreServices["sqliteOnly"]>;
   config: ServerConfig;
   messages: MessageStore;
   /** The webhook delivery engine: `webhook.deliver` jobs and redelivery (server/webhooks/README.md). */
@@ -127,12 +118,9 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
       resolve: outboundResolver,
     }),
   });
-  // On PostgreSQL these throw on first use; platform.ts refuses to start there while they exist.
-  const legacy = s.sqliteOnly ?? { jobs: notOnPostgres<JobQueue>("the certificates' jobs") };
   const messenger = createMessenger(config, s.bots, s.backend, serverKey, { secrets, clock });
   const services: Services = {
     ...s,
-    sqliteOnly: legacy,
     config,
     messages: mailboxMessageStore(s.mailboxMessages),
     webhookDeliveries,
@@ -154,6 +142,6 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     clock,
     smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowLoopback: config.relay.allowLoopback, smarthost: config.relay.smarthost },
   }));
-  Object.assign(services.jobHandlers, certificateJobs({ ...services, certs: services.certificates, jobs: legacy.jobs }));
+  Object.assign(services.jobHandlers, certificateJobs({ ...services, certs: services.certificates }));
   return services;
 }

@@ -17,10 +17,10 @@ export interface AcmeIssuerDeps {
 
 export function acmeIssuer({ config, certs, zones, secrets }: AcmeIssuerDeps): Issuer {
   async function account() {
-    let stored = certs.getAcmeAccount(config.directoryUrl);
+    let stored = await certs.getAcmeAccount(config.directoryUrl);
     if (!stored) {
-      certs.saveAcmeAccount(config.directoryUrl, secrets.seal(await newAccountKey()), null);
-      stored = certs.getAcmeAccount(config.directoryUrl)!;
+      await certs.saveAcmeAccount(config.directoryUrl, secrets.seal(await newAccountKey()), null);
+      stored = (await certs.getAcmeAccount(config.directoryUrl))!;
     }
     return stored;
   }
@@ -43,7 +43,7 @@ export function acmeIssuer({ config, certs, zones, secrets }: AcmeIssuerDeps): I
           dnsChallengeResponder(zones, certs, certificateId),
           { pollMinMs: config.pollMinMs },
         );
-        if (result.accountUrl !== stored.accountUrl) certs.saveAcmeAccount(config.directoryUrl, stored.keySealed, result.accountUrl);
+        if (result.accountUrl !== stored.accountUrl) await certs.saveAcmeAccount(config.directoryUrl, stored.keySealed, result.accountUrl);
         return result.fullchain;
       } catch (error) {
         if (error instanceof AcmeUnreachable) throw new IssuanceError(`the CA could not be reached (${error.message})`, true);

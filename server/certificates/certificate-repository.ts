@@ -1,6 +1,8 @@
-// The storage boundary of the certificates area. Writes are synchronous, like the job queue's
-// enqueue: the job worker records a job's outcome and the handler's `write` in one transaction,
-// and an order is stored together with its issuance job.
+// The storage boundary of the certificates area, on either store (decision P1): reads are
+// promises; the job outcomes' writes take the worker's Tx (synchronous on SQLite, awaited on
+// PostgreSQL), so a certificate's new state commits with its job's removal; an order is stored
+// together with its issuance job, enqueued on the order's Tx.
+import type { Tx } from "../db/tx.ts";
 export type CertificateStatus = "pending" | "active" | "failed";
 export type IssuerName = "local" | "acme";
 
@@ -42,28 +44,28 @@ export interface IssuedCertificate {
 
 export interface CertificateRepository {
   /**
-   * Stores a pending order and runs `alsoInTransaction` (enqueueing its job) in the same
+   * Stores a pending order and runs `alsoInTransaction` (enqueueing its job) on the same
    * transaction; undefined when the project already holds `cap` certificates.
    */
-  createPending(order: NewOrder, cap: number, alsoInTransaction: (cert: Certificate) => void): Certificate | undefined;
-  get(projectId: string, id: string): Certificate | undefined;
+  createPending(order: NewOrder, cap: number, alsoInTransaction: (tx: Tx, cert: Certificate) => void | Promise<void>): Promise<Certificate | undefined>;
+  get(projectId: string, id: string): Promise<Certificate | undefined>;
   /** For background work, which acts on behalf of no request. */
-  getById(id: string): Certificate | undefined;
-  markActive(id: string, issued: IssuedCertificate): void;
-  markFailed(id: string, reason: string): void;
+  getById(id: string): Promise<Certificate | undefined>;
+  markActive(tx: Tx, id: string, issued: IssuedCertificate): void | Promise<void>;
+  markFailed(tx: Tx, id: string, reason: string): void | Promise<void>;
   /** Swaps in a renewed certificate and key. */
-  replace(id: string, issued: IssuedCertificate): void;
-  recordRenewalFailure(id: string, reason: string): void;
+  replace(tx: Tx, id: string, issued: IssuedCertificate): void | Promise<void>;
+  recordRenewalFailure(tx: Tx, id: string, reason: string): void | Promise<void>;
 
   /** The local CA (one per server), or undefined before the first start created it. */
-  getLocalCa(): { certPem: string; keySealed: string } | undefined;
+  getLocalCa(): Promise<{ certPem: string; keySealed: string } | undefined>;
   /** Stores the CA unless another process did first; returns the one stored. */
-  saveLocalCa(certPem: string, keySealed: string): { certPem: string; keySealed: string };
+  saveLocalCa(certPem: string, keySealed: string): Promise<{ certPem: string; keySealed: string }>;
 
-  getAcmeAccount(directoryUrl: string): { keySealed: string; accountUrl: string | null } | undefined;
-  saveAcmeAccount(directoryUrl: string, keySealed: string, accountUrl: string | null): void;
+  getAcmeAccount(directoryUrl: string): Promise<{ keySealed: string; accountUrl: string | null } | undefined>;
+  saveAcmeAccount(directoryUrl: string, keySealed: string, accountUrl: string | null): Promise<void>;
 
-  trackChallengeRecord(certificateId: string, zone: string, recordId: string): void;
-  untrackChallengeRecord(zone: string, recordId: string): void;
-  challengeRecords(certificateId: string): { zone: string; recordId: string }[];
+  trackChallengeRecord(certificateId: string, zone: string, recordId: string): Promise<void>;
+  untrackChallengeRecord(zone: string, recordId: string): Promise<void>;
+  challengeRecords(certificateId: string): Promise<{ zone: string; recordId: string }[]>;
 }

@@ -22,20 +22,20 @@ export function dnsChallengeResponder(zones: DnsRecordRepository, certs: Certifi
       const zone = await zones.findZoneForName(name);
       if (!zone) throw new Error(`no zone hosted here holds ${name}`);
       const record = await zones.insertRecord(zone.name, { type: "TXT", name: relativeName(name, zone.name)!, data: value, priority: null, ttl: CHALLENGE_TTL });
-      certs.trackChallengeRecord(certificateId, zone.name, record.id);
+      await certs.trackChallengeRecord(certificateId, zone.name, record.id);
       return { zone: zone.name, recordId: record.id };
     },
     async remove({ zone, recordId }) {
       await zones.deleteRecord(zone, recordId);
-      certs.untrackChallengeRecord(zone, recordId);
+      await certs.untrackChallengeRecord(zone, recordId);
     },
   };
 }
 
 /** Removes challenge records an earlier, interrupted run of this order left behind. */
 export async function removeLeftoverChallenges(zones: DnsRecordRepository, certs: CertificateRepository, certificateId: string): Promise<void> {
-  for (const { zone, recordId } of certs.challengeRecords(certificateId)) {
+  for (const { zone, recordId } of await certs.challengeRecords(certificateId)) {
     await zones.deleteRecord(zone, recordId);
-    certs.untrackChallengeRecord(zone, recordId);
+    await certs.untrackChallengeRecord(zone, recordId);
   }
 }

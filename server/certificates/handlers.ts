@@ -7,8 +7,8 @@ import type { AuthContext } from "../auth/auth-context.ts";
 import type { Limits } from "../config.ts";
 import type { DnsRecordRepository } from "../dns/zone-repository.ts";
 import { invalidFields, limitReached, notFound } from "../http/errors.ts";
+import type { Backend } from "../db/backend.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { JobQueue } from "../jobs/job-queue.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { CertificateRepository, IssuerName } from "./certificate-repository.ts";
 import { enqueueIssue } from "./jobs.ts";
@@ -18,7 +18,7 @@ import { daysLeft } from "./renewal.ts";
 export interface CertificateDeps {
   certs: CertificateRepository;
   zones: DnsRecordRepository;
-  jobs: JobQueue;
+  backend: Backend;
   secrets: SecretBox;
   clock: Clock;
   issuer: IssuerName;
@@ -26,8 +26,8 @@ export interface CertificateDeps {
 }
 
 export function certificateHandlers(deps: CertificateDeps): CertificatesHandlers<AuthContext> {
-  function owned(projectId: string, id: string) {
-    const cert = deps.certs.get(projectId, id);
+  async function owned(projectId: string, id: string) {
+    const cert = await deps.certs.get(projectId, id);
     if (!cert) throw notFound(`certificate ${id}`);
     return cert;
   }
@@ -37,17 +37,17 @@ export function certificateHandlers(deps: CertificateDeps): CertificatesHandlers
       const domains = body.domains.map((d) => d.toLowerCase());
       const problems = await orderProblems(deps.zones, auth.projectId, domains, body.csr);
       if (problems.length) throw invalidFields(problems);
-      const cert = deps.certs.createPending(
+      const cert = await deps.certs.createPending(
         { projectId: auth.projectId, domains, issuer: deps.issuer, autoRenew: body.autoRenew ?? true, ownCsr: body.csr ?? null },
         deps.limits.certificates,
-        (stored) => enqueueIssue(deps.jobs, stored),
+        (tx, stored) => enqueueIssue(deps.backend, tx, stored),
       );
       if (!cert) throw limitReached("certificates", deps.limits.certificates);
       return { id: cert.id, subject: cert.subject, sans: cert.sans, status: cert.status };
     },
 
     async getCertificateStatus({ params, auth }) {
-      const cert = owned(auth.projectId, params.id);
+      const cert = await owned(auth.projectId, params.id);
       const active = cert.status === "active" && cert.notAfter !== null;
       return {
         status: cert.status,
@@ -58,7 +58,7 @@ export function certificateHandlers(deps: CertificateDeps): CertificatesHandlers
     },
 
     async downloadCertificate({ params, auth }) {
-      const cert = owned(auth.projectId, params.id);
+      const cert = await owned(auth.projectId, params.id);
       if (cert.status !== "active" || !cert.fullchain) {
         throw new ApiError(409, "not_ready", `certificate ${cert.id} is ${cert.status}; it can be downloaded once active`);
       }

@@ -3,8 +3,11 @@
 // at-least-once: a job interrupted by a crash runs again after the restart and first checks
 // what is already recorded.
 import { X509Certificate } from "node:crypto";
+import type { Backend } from "../db/backend.ts";
+import { after } from "../db/sync-or-async.ts";
+import type { Tx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { Job, JobQueue } from "../jobs/job-queue.ts";
+import type { Job } from "../jobs/job-queue.ts";
 import type { JobHandler, JobOutcome } from "../jobs/worker.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { Certificate, CertificateRepository, IssuedCertificate } from "./certificate-repository.ts";
@@ -19,7 +22,7 @@ export interface CertificateJobDeps {
   certs: CertificateRepository;
   issuer: Issuer;
   secrets: SecretBox;
-  jobs: JobQueue;
+  backend: Backend;
   clock: Clock;
 }
 
@@ -32,13 +35,16 @@ interface RenewPayload {
   notAfter: number;
 }
 
-/** Enqueues the issuance of a stored pending order (inside the order's transaction). */
-export function enqueueIssue(jobs: JobQueue, cert: Certificate): void {
-  jobs.enqueue(ISSUE_JOB, { certificateId: cert.id } satisfies IssuePayload, { group: `cert:${cert.issuer}` });
+/** A job id or its promise: nothing a caller needs, but on PostgreSQL the write to wait for. */
+const settled = (id: number | Promise<number>): void | Promise<void> => (id instanceof Promise ? id.then(() => undefined) : undefined);
+
+/** Enqueues the issuance of a stored pending order (on the order's transaction). */
+export function enqueueIssue(backend: Backend, tx: Tx, cert: Certificate): void | Promise<void> {
+  return settled(backend.enqueue(tx, ISSUE_JOB, { certificateId: cert.id } satisfies IssuePayload, { group: `cert:${cert.issuer}` }));
 }
 
 export function certificateJobHandlers(deps: CertificateJobDeps): Record<string, JobHandler> {
-  const { certs, issuer, secrets, jobs, clock } = deps;
+  const { certs, issuer, secrets, backend, clock } = deps;
 
   /** Issues for the order's names; a new key each time unless the caller brought a CSR. */
   async function issueFor(cert: Certificate): Promise<IssuedCertificate> {
@@ -53,41 +59,41 @@ export function certificateJobHandlers(deps: CertificateJobDeps): Record<string,
     };
   }
 
-  function scheduleRenewal(cert: Certificate, issued: IssuedCertificate): void {
+  function scheduleRenewal(tx: Tx, cert: Certificate, issued: IssuedCertificate): void | Promise<void> {
     if (!cert.autoRenew) return;
-    jobs.enqueue(RENEW_JOB, { certificateId: cert.id, notAfter: issued.notAfter } satisfies RenewPayload, {
+    return settled(backend.enqueue(tx, RENEW_JOB, { certificateId: cert.id, notAfter: issued.notAfter } satisfies RenewPayload, {
       runAt: renewalDue(issued.notBefore, issued.notAfter, clock.now()),
       group: `cert:${cert.issuer}`,
-    });
+    }));
   }
 
   const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
   async function issue(job: Job): Promise<JobOutcome> {
     const { certificateId } = job.payload as IssuePayload;
-    const cert = certs.getById(certificateId);
+    const cert = await certs.getById(certificateId);
     if (!cert || cert.status !== "pending") return { done: true };
     try {
       const issued = await issueFor(cert);
-      return { done: true, write: () => (certs.markActive(cert.id, issued), scheduleRenewal(cert, issued)) };
+      return { done: true, write: (tx) => after(certs.markActive(tx, cert.id, issued), () => scheduleRenewal(tx, cert, issued)) };
     } catch (error) {
       const retryable = error instanceof IssuanceError ? error.retryable : false;
       if (retryable && job.attempts < ISSUE_ATTEMPTS) return { retryAt: clock.now() + issueBackoff(job.attempts), error: reasonOf(error) };
-      return { done: true, write: () => certs.markFailed(cert.id, reasonOf(error)) };
+      return { done: true, write: (tx) => certs.markFailed(tx, cert.id, reasonOf(error)) };
     }
   }
 
   async function renew(job: Job): Promise<JobOutcome> {
     const { certificateId, notAfter } = job.payload as RenewPayload;
-    const cert = certs.getById(certificateId);
+    const cert = await certs.getById(certificateId);
     // Gone, turned off, or already renewed by an earlier run of this job: nothing to do.
     if (!cert || cert.status !== "active" || !cert.autoRenew || cert.notAfter !== notAfter) return { done: true };
     try {
       const issued = await issueFor(cert);
       // Swapped only now, on success; the old certificate was served until this commit.
-      return { done: true, write: () => (certs.replace(cert.id, issued), scheduleRenewal(cert, issued)) };
+      return { done: true, write: (tx) => after(certs.replace(tx, cert.id, issued), () => scheduleRenewal(tx, cert, issued)) };
     } catch (error) {
-      return { retryAt: clock.now() + renewalBackoff(job.attempts), error: reasonOf(error), write: () => certs.recordRenewalFailure(cert.id, reasonOf(error)) };
+      return { retryAt: clock.now() + renewalBackoff(job.attempts), error: reasonOf(error), write: (tx) => certs.recordRenewalFailure(tx, cert.id, reasonOf(error)) };
     }
   }
 

@@ -24,7 +24,7 @@ const serial = () => {
 
 /** The stored CA, or a new one when this is the first start. */
 export async function ensureLocalCa(repo: CertificateRepository, secrets: SecretBox, clock: Clock): Promise<{ certPem: string; keySealed: string }> {
-  const existing = repo.getLocalCa();
+  const existing = await repo.getLocalCa();
   if (existing) return existing;
   const keys = await newKeyPair();
   const now = clock.now();

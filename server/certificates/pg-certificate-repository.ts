@@ -9,7 +9,8 @@ import { insertWithinCap } from "../db/postgres/capped-insert.ts";
 import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { Certificate, CertificateStatus, IssuedCertificate, IssuerName, NewOrder } from "./certificate-repository.ts";
+import type { Tx } from "../db/tx.ts";
+import type { Certificate, CertificateRepository, CertificateStatus, IssuedCertificate, IssuerName, NewOrder } from "./certificate-repository.ts";
 
 interface Row {
   id: string;
@@ -47,7 +48,7 @@ const toCertificate = (r: Row): Certificate => ({
   createdAt: r.created_at,
 });
 
-export class PgCertificateRepository {
+export class PgCertificateRepository implements CertificateRepository {
   readonly #db: Pg;
   readonly #clock: Clock;
 
@@ -57,7 +58,7 @@ export class PgCertificateRepository {
   }
 
   /** A pending order and `alsoInTransaction` (enqueueing its job) in one transaction; undefined past the cap. */
-  async createPending(order: NewOrder, cap: number, alsoInTransaction: (c: Queryable, cert: Certificate) => Promise<void>): Promise<Certificate | undefined> {
+  async createPending(order: NewOrder, cap: number, alsoInTransaction: (tx: Tx, cert: Certificate) => void | Promise<void>): Promise<Certificate | undefined> {
     try {
       return await insertWithinCap(this.#db, `certificates:${order.projectId}`, cap,
         async (c) => (await rows<{ n: number }>(c, "SELECT COUNT(*) AS n FROM certificates WHERE project_id = $1", [order.projectId]))[0].n,
@@ -67,7 +68,7 @@ export class PgCertificateRepository {
              VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9) RETURNING *`,
             [newId("crt"), order.projectId, order.domains[0], JSON.stringify(order.domains), order.issuer, order.autoRenew, order.ownCsr, nowIso(), this.#clock.now()]);
           const cert = toCertificate(row);
-          await alsoInTransaction(c, cert);
+          await alsoInTransaction({ kind: "postgres", c }, cert);
           return cert;
         });
     } catch (error) {
@@ -87,26 +88,26 @@ export class PgCertificateRepository {
     return row && toCertificate(row);
   }
 
-  async markActive(c: Queryable, id: string, issued: IssuedCertificate): Promise<void> {
-    await c.query(
+  async markActive(tx: Tx, id: string, issued: IssuedCertificate): Promise<void> {
+    await this.client(tx).query(
       "UPDATE certificates SET status = 'active', reason = NULL, fullchain = $1, key_sealed = $2, not_before = $3, not_after = $4, updated_at = $5 WHERE id = $6 AND status = 'pending'",
       [issued.fullchain, issued.keySealed, issued.notBefore, issued.notAfter, this.#clock.now(), id]);
   }
 
-  async markFailed(c: Queryable, id: string, reason: string): Promise<void> {
-    await c.query("UPDATE certificates SET status = 'failed', reason = $1, updated_at = $2 WHERE id = $3 AND status = 'pending'", [reason, this.#clock.now(), id]);
+  async markFailed(tx: Tx, id: string, reason: string): Promise<void> {
+    await this.client(tx).query("UPDATE certificates SET status = 'failed', reason = $1, updated_at = $2 WHERE id = $3 AND status = 'pending'", [reason, this.#clock.now(), id]);
   }
 
   /** Swaps in a renewed certificate and key. */
-  async replace(c: Queryable, id: string, issued: IssuedCertificate): Promise<void> {
+  async replace(tx: Tx, id: string, issued: IssuedCertificate): Promise<void> {
     const now = this.#clock.now();
-    await c.query(
+    await this.client(tx).query(
       "UPDATE certificates SET fullchain = $1, key_sealed = $2, not_before = $3, not_after = $4, renewal_error = NULL, renewed_at = $5, updated_at = $5 WHERE id = $6 AND status = 'active'",
       [issued.fullchain, issued.keySealed, issued.notBefore, issued.notAfter, now, id]);
   }
 
-  async recordRenewalFailure(c: Queryable, id: string, reason: string): Promise<void> {
-    await c.query("UPDATE certificates SET renewal_error = $1, updated_at = $2 WHERE id = $3", [reason, this.#clock.now(), id]);
+  async recordRenewalFailure(tx: Tx, id: string, reason: string): Promise<void> {
+    await this.client(tx).query("UPDATE certificates SET renewal_error = $1, updated_at = $2 WHERE id = $3", [reason, this.#clock.now(), id]);
   }
 
   async getLocalCa(): Promise<{ certPem: string; keySealed: string } | undefined> {
@@ -143,5 +144,10 @@ export class PgCertificateRepository {
   async challengeRecords(certificateId: string): Promise<{ zone: string; recordId: string }[]> {
     return (await this.#db.query<{ zone: string; record_id: string }>("SELECT zone, record_id FROM acme_challenge_records WHERE certificate_id = $1", [certificateId]))
       .map((r) => ({ zone: r.zone, recordId: r.record_id }));
+  }
+
+  private client(tx: Tx): Queryable {
+    if (tx.kind !== "postgres") throw new Error("PgCertificateRepository: a SQLite transaction was passed");
+    return tx.c;
   }
 }

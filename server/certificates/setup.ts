@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { trustForAcme } from "../adapters/acme-client.ts";
 import type { ServerConfig } from "../config.ts";
 import type { DnsRecordRepository } from "../dns/zone-repository.ts";
+import type { Backend } from "../db/backend.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { JobQueue } from "../jobs/job-queue.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import { acmeIssuer } from "./acme-issuer.ts";
@@ -19,7 +19,7 @@ export interface CertificateAreaDeps {
   certs: CertificateRepository;
   zones: DnsRecordRepository;
   secrets: SecretBox;
-  jobs: JobQueue;
+  backend: Backend;
   clock: Clock;
 }
 
@@ -30,7 +30,7 @@ export function createIssuer(d: CertificateAreaDeps): Issuer {
 }
 
 export function certificateJobs(d: CertificateAreaDeps): Record<string, JobHandler> {
-  return certificateJobHandlers({ certs: d.certs, issuer: createIssuer(d), secrets: d.secrets, jobs: d.jobs, clock: d.clock });
+  return certificateJobHandlers({ certs: d.certs, issuer: createIssuer(d), secrets: d.secrets, backend: d.backend, clock: d.clock });
 }
 
 /** At start: the local CA exists from the first start on; a private ACME CA's certificate is trusted. */

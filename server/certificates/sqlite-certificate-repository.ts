@@ -1,7 +1,9 @@
-// SQLite implementation of CertificateRepository, on the server's one database file.
+// SQLite implementation of CertificateRepository, on the server's one database file. Reads answer
+// promises to share the interface with PostgreSQL; the Tx-taking writes stay synchronous.
 import type { DatabaseSync } from "node:sqlite";
 import { transaction } from "../db/database.ts";
 import { prepare } from "../db/statements.ts";
+import { writeOnSqlite, type Tx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { Certificate, CertificateRepository, CertificateStatus, IssuedCertificate, IssuerName, NewOrder } from "./certificate-repository.ts";
@@ -51,7 +53,7 @@ export class SqliteCertificateRepository implements CertificateRepository {
     this.#clock = clock;
   }
 
-  createPending(order: NewOrder, cap: number, alsoInTransaction: (cert: Certificate) => void): Certificate | undefined {
+  async createPending(order: NewOrder, cap: number, alsoInTransaction: (tx: Tx, cert: Certificate) => void | Promise<void>): Promise<Certificate | undefined> {
     // The cap is counted inside the insert's write transaction, so concurrent orders cannot pass it together.
     return transaction(this.#db, () => {
       const { n } = prepare(this.#db, "SELECT COUNT(*) AS n FROM certificates WHERE project_id = ?").get(order.projectId) as { n: number };
@@ -61,76 +63,82 @@ export class SqliteCertificateRepository implements CertificateRepository {
          VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) RETURNING *`,
       ).get(newId("crt"), order.projectId, order.domains[0], JSON.stringify(order.domains), order.issuer, order.autoRenew ? 1 : 0, order.ownCsr, nowIso(), this.#clock.now());
       const cert = toCertificate(row as unknown as Row);
-      alsoInTransaction(cert);
+      writeOnSqlite((tx) => alsoInTransaction(tx, cert), this.#db);
       return cert;
     });
   }
 
-  get(projectId: string, id: string): Certificate | undefined {
+  async get(projectId: string, id: string): Promise<Certificate | undefined> {
     const row = prepare(this.#db, "SELECT * FROM certificates WHERE id = ? AND project_id = ?").get(id, projectId);
     return row ? toCertificate(row as unknown as Row) : undefined;
   }
 
-  getById(id: string): Certificate | undefined {
+  async getById(id: string): Promise<Certificate | undefined> {
     const row = prepare(this.#db, "SELECT * FROM certificates WHERE id = ?").get(id);
     return row ? toCertificate(row as unknown as Row) : undefined;
   }
 
-  markActive(id: string, issued: IssuedCertificate): void {
-    prepare(this.#db,
+  markActive(tx: Tx, id: string, issued: IssuedCertificate): void {
+    prepare(this.own(tx),
       "UPDATE certificates SET status = 'active', reason = NULL, fullchain = ?, key_sealed = ?, not_before = ?, not_after = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
     ).run(issued.fullchain, issued.keySealed, issued.notBefore, issued.notAfter, this.#clock.now(), id);
   }
 
-  markFailed(id: string, reason: string): void {
-    prepare(this.#db, "UPDATE certificates SET status = 'failed', reason = ?, updated_at = ? WHERE id = ? AND status = 'pending'").run(reason, this.#clock.now(), id);
+  markFailed(tx: Tx, id: string, reason: string): void {
+    prepare(this.own(tx), "UPDATE certificates SET status = 'failed', reason = ?, updated_at = ? WHERE id = ? AND status = 'pending'").run(reason, this.#clock.now(), id);
   }
 
-  replace(id: string, issued: IssuedCertificate): void {
+  replace(tx: Tx, id: string, issued: IssuedCertificate): void {
     const now = this.#clock.now();
-    prepare(this.#db,
+    prepare(this.own(tx),
       "UPDATE certificates SET fullchain = ?, key_sealed = ?, not_before = ?, not_after = ?, renewal_error = NULL, renewed_at = ?, updated_at = ? WHERE id = ? AND status = 'active'",
     ).run(issued.fullchain, issued.keySealed, issued.notBefore, issued.notAfter, now, now, id);
   }
 
-  recordRenewalFailure(id: string, reason: string): void {
-    prepare(this.#db, "UPDATE certificates SET renewal_error = ?, updated_at = ? WHERE id = ?").run(reason, this.#clock.now(), id);
+  recordRenewalFailure(tx: Tx, id: string, reason: string): void {
+    prepare(this.own(tx), "UPDATE certificates SET renewal_error = ?, updated_at = ? WHERE id = ?").run(reason, this.#clock.now(), id);
   }
 
-  getLocalCa(): { certPem: string; keySealed: string } | undefined {
+  async getLocalCa(): Promise<{ certPem: string; keySealed: string } | undefined> {
     const row = prepare(this.#db, "SELECT cert_pem, key_sealed FROM local_ca WHERE id = 1").get() as { cert_pem: string; key_sealed: string } | undefined;
     return row ? { certPem: row.cert_pem, keySealed: row.key_sealed } : undefined;
   }
 
-  saveLocalCa(certPem: string, keySealed: string): { certPem: string; keySealed: string } {
+  async saveLocalCa(certPem: string, keySealed: string): Promise<{ certPem: string; keySealed: string }> {
     prepare(this.#db, "INSERT OR IGNORE INTO local_ca (id, cert_pem, key_sealed, created_at) VALUES (1, ?, ?, ?)").run(certPem, keySealed, nowIso());
-    return this.getLocalCa()!;
+    return (await this.getLocalCa())!;
   }
 
-  getAcmeAccount(directoryUrl: string): { keySealed: string; accountUrl: string | null } | undefined {
+  async getAcmeAccount(directoryUrl: string): Promise<{ keySealed: string; accountUrl: string | null } | undefined> {
     const row = prepare(this.#db, "SELECT key_sealed, account_url FROM acme_accounts WHERE directory_url = ?").get(directoryUrl) as
       | { key_sealed: string; account_url: string | null }
       | undefined;
     return row ? { keySealed: row.key_sealed, accountUrl: row.account_url } : undefined;
   }
 
-  saveAcmeAccount(directoryUrl: string, keySealed: string, accountUrl: string | null): void {
+  async saveAcmeAccount(directoryUrl: string, keySealed: string, accountUrl: string | null): Promise<void> {
     prepare(this.#db,
       `INSERT INTO acme_accounts (directory_url, key_sealed, account_url, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (directory_url) DO UPDATE SET key_sealed = excluded.key_sealed, account_url = excluded.account_url`,
     ).run(directoryUrl, keySealed, accountUrl, nowIso());
   }
 
-  trackChallengeRecord(certificateId: string, zone: string, recordId: string): void {
+  async trackChallengeRecord(certificateId: string, zone: string, recordId: string): Promise<void> {
     prepare(this.#db, "INSERT OR IGNORE INTO acme_challenge_records (certificate_id, zone, record_id) VALUES (?, ?, ?)").run(certificateId, zone, recordId);
   }
 
-  untrackChallengeRecord(zone: string, recordId: string): void {
+  async untrackChallengeRecord(zone: string, recordId: string): Promise<void> {
     prepare(this.#db, "DELETE FROM acme_challenge_records WHERE zone = ? AND record_id = ?").run(zone, recordId);
   }
 
-  challengeRecords(certificateId: string): { zone: string; recordId: string }[] {
+  async challengeRecords(certificateId: string): Promise<{ zone: string; recordId: string }[]> {
     return (prepare(this.#db, "SELECT zone, record_id FROM acme_challenge_records WHERE certificate_id = ?").all(certificateId) as { zone: string; record_id: string }[])
       .map((r) => ({ zone: r.zone, recordId: r.record_id }));
+  }
+
+  /** The Tx of this repository's database; another one is a wiring mistake. */
+  private own(tx: Tx): DatabaseSync {
+    if (tx.kind !== "sqlite" || tx.db !== this.#db) throw new Error("SqliteCertificateRepository: a transaction of another database was passed");
+    return tx.db;
   }
 }

@@ -4,7 +4,6 @@
 import { scopeCatalogue } from "../auth/scopes.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
-import { assertPostgresComplete } from "../db/postgres/coverage.ts";
 import { openPostgres } from "../db/postgres/migrations.ts";
 import { postgresConsoleStore } from "../db/postgres/pg-services.ts";
 import { sqliteConsoleStore } from "../db/sqlite-services.ts";
@@ -15,7 +14,6 @@ let store: ConsoleStore;
 let close: () => Promise<void> | void;
 try {
   if (config.databaseUrl) {
-    assertPostgresComplete();
     // One connection for its statements, beside the listening session every Pg handle holds.
     const pg = await openPostgres(config.databaseUrl, { max: 1 });
     store = postgresConsoleStore(pg);

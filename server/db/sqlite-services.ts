@@ -53,7 +53,6 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
     certificates: new SqliteCertificateRepository(db, clock),
     dlpLog: new SqliteDlpRepository(db),
     bots: new SqliteBotRepository(db),
-    sqliteOnly: { jobs },
   };
 }
 

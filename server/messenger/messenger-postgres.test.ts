@@ -4,8 +4,8 @@
 // failed attempt through its outcome's transaction and retrying on the W2 schedule. Creation
 // link: the manager's updates as jobs, the link bound to its user, the new bot, the link's use and
 // the preset job committed together, the preset applied.
-// The whole platform cannot start on PostgreSQL until every area can (db/postgres/coverage.ts),
-// so the messenger is assembled here as services.ts does it, on the PostgreSQL store.
+// The messenger is assembled here as services.ts does it, on the PostgreSQL store, with a manual
+// clock; server/postgres-platform.test.ts runs the whole platform on PostgreSQL.
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthContext } from "../auth/auth-context.ts";

@@ -5,7 +5,7 @@
 import { CachedKeyRepository } from "../../auth/cached-key-repository.ts";
 import { KEYS_CHANNEL, PgKeyRepository } from "../../auth/pg-key-repository.ts";
 import { PgRateLimiter } from "../../auth/pg-rate-limiter.ts";
-import type { CertificateRepository } from "../../certificates/certificate-repository.ts";
+import { PgCertificateRepository } from "../../certificates/pg-certificate-repository.ts";
 import { PgDlpRepository } from "../../dlp/pg-dlp-repository.ts";
 import { PgDnsRecordRepository } from "../../dns/pg-zone-repository.ts";
 import { PgEventOutbox } from "../../events/pg-event-outbox.ts";
@@ -28,7 +28,6 @@ import { PgWebmailRepository } from "../../webmail/pg-webmail-repository.ts";
 import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
 import { PgWebhookRepository } from "../../webhooks/pg-webhook-repository.ts";
 import { postgresBackend } from "../backend.ts";
-import { notOnPostgres } from "./coverage.ts";
 import { notifyWatcher, type Pg } from "./pg.ts";
 
 /** The repositories on pg, connected and migrated already (openPostgres). */
@@ -67,7 +66,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     sentMessages: new PgSentMessageRepository(pg, jobs, clock),
     mailFeedback: new PgMessageOutcomes(pg, events, clock),
     templates: new PgTemplateRepository(pg),
-    certificates: notOnPostgres<CertificateRepository>("certificates"),
+    certificates: new PgCertificateRepository(pg, clock),
     dlpLog: new PgDlpRepository(pg),
     bots: new PgBotRepository(pg),
   };
