@@ -5,7 +5,7 @@
 // was in flight (a batch of n takes n consecutive numbers at once): a busy key costs one round
 // trip per round trip's worth of requests, not one per request, and a quiet one waits for nothing.
 import type { Pg } from "../db/postgres/pg.ts";
-import { WINDOW_MS, type RateDecision, type RateLimiter } from "./rate-limiter.ts";
+import { secondsLeft, WINDOW_MS, type RateDecision, type RateLimiter } from "./rate-limiter.ts";
 
 // $5 hits at once. The count grows by $5 until it passes the limit, then stops (at limit + $5, or
 // where it stood when a lowered limit finds it higher), so the count a batch gets back minus $5
@@ -73,7 +73,8 @@ export class PgRateLimiter implements RateLimiter {
   }
 
   private decide(batch: Waiting[], limit: number, w: { now: number; start: number; count: number }): void {
-    const resetSeconds = Math.max(1, Math.ceil((w.start + WINDOW_MS - w.now) / 1000));
+    // Another instance's hit, its clock a little ahead, may have opened the window after our `now`.
+    const resetSeconds = secondsLeft(w.start, w.now);
     const before = w.count - batch.length;
     batch.forEach((hit, i) => {
       const number = before + i + 1;

@@ -35,6 +35,17 @@ export function describeRateLimiter(backend: BackendName, f: RateLimiterFactory)
       expect(await limiter.hit(key, 3)).toEqual({ allowed: true, limit: 3, remaining: 2, resetSeconds: 60 });
     });
 
+    it("answers a reset of at most 60 s to a hit whose clock reads earlier than the window's start", async () => {
+      // Two instances' clocks differ by a little, or a request computed its time before another
+      // opened the window: the contract's RateLimit-Reset is 1 to 60.
+      let t = 1_000_000;
+      const limiter = f.make(store.main, () => t);
+      const key = freshKey();
+      expect((await limiter.hit(key, 5)).resetSeconds).toBe(60);
+      t -= 1_500;
+      expect(await limiter.hit(key, 5)).toEqual({ allowed: true, limit: 5, remaining: 3, resetSeconds: 60 });
+    });
+
     it("keys do not share a window", async () => {
       const clock = manualClock();
       const limiter = f.make(store.main, clock.now);

@@ -8,8 +8,17 @@ export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Whole seconds until the window ends, at least 1. */
+  /** Whole seconds until the window ends, 1 to 60 (the contract's RateLimit-Reset range). */
   resetSeconds: number;
+}
+
+/**
+ * Whole seconds from now until the window that started at `start` ends. A clock that reads
+ * earlier than `start` (another instance's, or this one's set back) still answers at most the
+ * window's length.
+ */
+export function secondsLeft(start: number, now: number): number {
+  return Math.min(WINDOW_MS / 1000, Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000)));
 }
 
 /** The L1 limiter: in this process's memory (SQLite, one process) or in PostgreSQL (pg-rate-limiter.ts). */
@@ -34,7 +43,7 @@ export class FixedWindowRateLimiter implements RateLimiter {
       this.windows.set(key, w);
       if (this.windows.size > 100_000) this.prune(now);
     }
-    const resetSeconds = Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000));
+    const resetSeconds = secondsLeft(w.start, now);
     if (w.count >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };
     w.count++;
     return { allowed: true, limit, remaining: limit - w.count, resetSeconds };
