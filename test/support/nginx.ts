@@ -55,14 +55,20 @@ ${servers}
   }
   server {
     listen ${listen};
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $http_host;
+    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    proxy_set_header X-Forwarded-Proto $scheme;
+    proxy_buffering off;
     location / {
       proxy_pass http://platform;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_buffering off;
+    }
+    # nginx refuses TRACE itself (405, an HTML page, no Allow); handing it on lets the platform
+    # answer as it answers every method a path lacks: 405 with Allow and the JSON error body.
+    error_page 405 = @platform;
+    location @platform {
+      proxy_pass http://platform;
     }
   }
 }
