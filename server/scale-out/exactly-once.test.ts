@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe("two instances behind a round-robin proxy", () => {
-  it("hands each of 1,000 sends to the recipient's server once and each of their 1,000 webhook deliveries over once", { timeout: 600_000 }, async () => {
+  it("hands each of 1,000 sends to the recipient's server once and each of their 1,000 webhook deliveries over once", { timeout: 900_000 }, async () => {
     const project = await deployment.project("exactly-once");
     const api = apiFor(deployment.proxy.url, project.key);
     // Four recipient domains: each is a group of its own, so both instances relay in parallel.
@@ -58,7 +58,7 @@ describe("two instances behind a round-robin proxy", () => {
       if ([...ids].some((id) => !relayedIds().has(id) || !notifiedIds().has(id))) return false;
       const { rows } = await deployment.db.query<{ n: string }>("SELECT COUNT(*) AS n FROM jobs WHERE kind IN ('mail.relay', 'webhook.deliver')");
       return Number(rows[0].n) === 0;
-    }, { tries: 3000, everyMs: 100 });
+    }, { tries: 6000, everyMs: 100 });
     const doneMs = performance.now() - started;
 
     const relayed = tally(sink.messages, platformMessageId);

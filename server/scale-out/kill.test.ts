@@ -32,7 +32,7 @@ async function instanceNames(): Promise<Set<string>> {
   return new Set(rows.map((r) => r.name));
 }
 
-it("the other instance finishes the killed one's jobs and nothing accepted is lost", { timeout: 600_000 }, async () => {
+it("the other instance finishes the killed one's jobs and nothing accepted is lost", { timeout: 900_000 }, async () => {
   const project = await deployment.project("kill");
   const api = apiFor(deployment.proxy.url, project.key);
   const zones = ["k0.test", "k1.test"];
@@ -92,7 +92,7 @@ it("the other instance finishes the killed one's jobs and nothing accepted is lo
     if (accepted.some((id) => !relayed.has(id))) return false;
     const { rows } = await deployment.db.query<{ n: string }>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'mail.relay'");
     return Number(rows[0].n) === 0;
-  }, { tries: 3000, everyMs: 100 });
+  }, { tries: 6000, everyMs: 100 });
 
   const relayed = tally(sink.messages, platformMessageId);
   const lost = accepted.filter((id) => !relayed.has(id));
