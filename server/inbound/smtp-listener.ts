@@ -8,7 +8,7 @@ import type { SmtpConfig } from "../config.ts";
 import type { DnsResolver } from "../dns/resolver.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { DeliveredCopy, DeliveryRepository } from "./delivery-repository.ts";
-import { parseMessage, toStoredMessage } from "./parse-message.ts";
+import { parseForIndex, parseMessage, toStoredMessage } from "./parse-message.ts";
 import { recipientRefusal } from "./recipient-check.ts";
 import type { InboundRouteHandler, InboundRoutes } from "./routes.ts";
 import { cachedResolve } from "./dns-cache.ts";
@@ -109,12 +109,12 @@ async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPSer
     sessionId: session.id,
     receivedAt,
   }, deps.mailHost, resolve);
-  const parsed = await parseMessage(traced);
-
   const { routed, local } = await splitByRoute(deps.routes, recipients);
+  // Route handlers get mailparser's whole answer; the store needs less (parseForIndex).
+  const parsed = routed.size > 0 ? await parseMessage(traced) : undefined;
   for (const [handler, rcpts] of routed) {
     try {
-      await handler({ raw: traced, parsed, mailFrom, recipients: rcpts, remoteAddress: session.remoteAddress, receivedAt });
+      await handler({ raw: traced, parsed: parsed!, mailFrom, recipients: rcpts, remoteAddress: session.remoteAddress, receivedAt });
     } catch (error) {
       deps.log("inbound route handler failed", { error: (error as Error).message });
       throw reply(451, "4.3.0 temporary failure, try again later");
@@ -122,7 +122,7 @@ async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPSer
   }
   if (local.length === 0) return;
 
-  const message = toStoredMessage(traced, parsed, receivedAt.getTime(), local);
+  const message = toStoredMessage(traced, parsed ?? (await parseForIndex(traced)), receivedAt.getTime(), local);
   let copies: DeliveredCopy[];
   try {
     copies = await deps.delivery.store(message, local);
