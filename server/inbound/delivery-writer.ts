@@ -58,7 +58,7 @@ export class ThreadedDeliveryRepository implements DeliveryRepository {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.writer().postMessage({ id, message, recipients });
+      this.writer().postMessage({ id, message, recipients }, ownMemory(message.raw));
     });
   }
 
@@ -79,4 +79,14 @@ export class ThreadedDeliveryRepository implements DeliveryRepository {
     for (const projectId of new Set(reply.copies!.map((c) => c.projectId))) this.usageChanged(projectId);
     w.resolve(reply.copies!);
   }
+}
+
+/**
+ * The bytes move to the writer instead of being copied there (the listener does not read them
+ * after storing) when they are all of their memory: a message of 4 KB or more, made by
+ * Buffer.concat. A smaller one shares Node's buffer pool with other buffers and is copied.
+ */
+function ownMemory(raw: Buffer): ArrayBuffer[] {
+  const memory = raw.buffer;
+  return memory instanceof ArrayBuffer && raw.byteOffset === 0 && raw.byteLength === memory.byteLength ? [memory] : [];
 }

@@ -72,6 +72,20 @@ describe("what is stored", () => {
     expect(raw).toMatch(/\r\n\r\nbody/);
   });
 
+  it("stores a large message byte for byte (its bytes move to the writer thread rather than being copied)", async () => {
+    const body = Array.from({ length: 400 }, (_, i) => `line ${i} ${"x".repeat(60)}`).join("\r\n");
+    const message = `From: s@outside.test\r\nTo: carol@${t.domain}\r\nSubject: large\r\nMessage-ID: <large-1@outside.test>\r\n\r\n${body}\r\n`;
+    const usedBefore = (p.db.prepare("SELECT used_bytes FROM mailboxes WHERE email = ?").get(`carol@${t.domain}`) as { used_bytes: number }).used_bytes;
+    await rawSmtp(port, ["EHLO c.test\r\n", "MAIL FROM:<s@outside.test>\r\n", `RCPT TO:<carol@${t.domain}>\r\n`, "DATA\r\n", message + ".\r\n", "QUIT\r\n"]);
+    const row = p.db.prepare("SELECT c.raw, c.size FROM message_contents c JOIN mailbox_messages m ON m.content_id = c.id WHERE m.subject = 'large'").get() as { raw: Uint8Array; size: number };
+    const raw = Buffer.from(row.raw);
+    expect(raw.length).toBeGreaterThan(25_000);
+    expect(raw.toString("utf8").endsWith(message)).toBe(true);
+    expect(row.size).toBe(raw.length);
+    const usedAfter = (p.db.prepare("SELECT used_bytes FROM mailboxes WHERE email = ?").get(`carol@${t.domain}`) as { used_bytes: number }).used_bytes;
+    expect(usedAfter - usedBefore).toBe(raw.length);
+  });
+
   it("renames an Authentication-Results that claims to be ours, and gives a message without Message-ID one", async () => {
     const message = "From: s@outside.test\r\nTo: carol@" + t.domain + "\r\nSubject: forged\r\nAuthentication-Results: mx.platform.test; spf=pass; dkim=pass; dmarc=pass\r\n\r\nhi\r\n";
     await rawSmtp(port, ["EHLO c.test\r\n", "MAIL FROM:<s@outside.test>\r\n", `RCPT TO:<carol@${t.domain}>\r\n`, "DATA\r\n", message + ".\r\n", "QUIT\r\n"]);
