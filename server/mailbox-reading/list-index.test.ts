@@ -163,8 +163,11 @@ describe("list filters on the indexes", () => {
     );
   });
 
-  it("give the same through the address lists when no time range counts as short (repository, 0 rows)", async () => {
-    const repository = new SqliteMessageRepository(p.db, { shortRange: 0 });
+  it.each([
+    ["the matching lists read once", {}],
+    ["the lists tested again by the page", { knownLists: 0 }],
+  ])("give the same through the address lists when no time range counts as short (repository, 0 rows; %s)", async (_, options) => {
+    const repository = new SqliteMessageRepository(p.db, { shortRange: 0, ...options });
     await fc.assert(
       fc.asyncProperty(fc.array(message, { minLength: 0, maxLength: 40 }), query, async (drawn, drawnQuery) => {
         const messages = toMessages(drawn);

@@ -39,8 +39,13 @@ const toSummary = (r: SummaryRow): MessageSummaryRecord => ({
  */
 type SubstringTest = "row" | "lists";
 
-/** The WHERE clause of a mailbox, a time range and the list's filters, with its parameters. */
-function where(mailboxId: string, f: Range & Partial<ListFilter>, substring: SubstringTest = "row"): { sql: string; params: SQLInputValue[] } {
+/**
+ * The WHERE clause of a mailbox, a time range and the list's filters, with its parameters.
+ * `known` holds the matching lists of the filter's first substring role when they were already
+ * read (as a JSON array): the "lists" test then looks them up instead of testing every distinct
+ * list of the mailbox again.
+ */
+function where(mailboxId: string, f: Range & Partial<ListFilter>, substring: SubstringTest = "row", known?: string): { sql: string; params: SQLInputValue[] } {
   const clauses = ["mailbox_id = ?"];
   const params: SQLInputValue[] = [mailboxId];
   const add = (clause: string, ...values: SQLInputValue[]) => {
@@ -59,6 +64,7 @@ function where(mailboxId: string, f: Range & Partial<ListFilter>, substring: Sub
     // Addresses hold no spaces; a filter with one would match across two addresses, so it matches nothing.
     if (/\s/.test(needle)) add("0");
     else if (substring === "row") add(`instr(${role}_addrs, ?) > 0`, needle);
+    else if (known !== undefined && role === (f.from !== undefined ? "from" : "to")) add(`${role}_addrs IN (SELECT value FROM json_each(?))`, known);
     else add(`${role}_addrs IN (SELECT addrs FROM ${matchingLists(role)})`, mailboxId, needle);
   }
   return { sql: clauses.join(" AND "), params };
@@ -69,21 +75,32 @@ const matchingLists = (role: "from" | "to") => `mailbox_address_lists WHERE mail
 
 type Where = { sql: string; params: SQLInputValue[] };
 
+/**
+ * Up to this many matching lists are read out with their counts and handed to the page's query,
+ * so the needle is tested once per distinct list, not once for the counts and again for the page.
+ * Past it (a needle most senders share) the page walks the rows anyway, or tests the lists again.
+ */
+const KNOWN_LISTS = 1000;
+
 /** A time range with at most this many messages is filtered by testing each (well under a millisecond). */
 const SHORT_RANGE = 1000;
 
 export interface MessageRepositoryOptions {
   /** Tests set it to 0 so that small mailboxes go through the address lists too. */
   shortRange?: number;
+  /** Tests set it to 0 so that the page tests the lists again, as with a needle most senders share. */
+  knownLists?: number;
 }
 
 export class SqliteMessageRepository implements MessageRepository {
   private readonly db: DatabaseSync;
   private readonly shortRange: number;
+  private readonly knownLists: number;
 
   constructor(db: DatabaseSync, options: MessageRepositoryOptions = {}) {
     this.db = db;
     this.shortRange = options.shortRange ?? SHORT_RANGE;
+    this.knownLists = options.knownLists ?? KNOWN_LISTS;
   }
 
   async list(mailboxId: string, filter: ListFilter): Promise<{ messages: MessageSummaryRecord[]; total: number }> {
@@ -115,8 +132,11 @@ export class SqliteMessageRepository implements MessageRepository {
       return { messages: total > filter.offset ? this.page(w, filter, "mailbox_messages_newest").map(toSummary) : [], total };
     }
     const lists = prepare(this.db,
-      `SELECT COUNT(*) AS lists, COALESCE(SUM(messages), 0) AS messages FROM ${matchingLists(role)}`,
-    ).get(mailboxId, needle) as { lists: number; messages: number };
+      `SELECT COUNT(*) AS lists, COALESCE(SUM(messages), 0) AS messages,
+              CASE WHEN COUNT(*) <= ? THEN json_group_array(addrs) END AS known
+       FROM ${matchingLists(role)}`,
+    ).get(this.knownLists, mailboxId, needle) as { lists: number; messages: number; known: string | null };
+    const known = lists.known ?? undefined;
     if (lists.messages === 0) return { messages: [], total: 0 };
     const all = this.count(mailboxId);
     const inRange = ranged ? this.countInRange(mailboxId, filter) : all;
@@ -125,7 +145,7 @@ export class SqliteMessageRepository implements MessageRepository {
     const way = (rowsWalked: number): { w: Where; index: string } =>
       walkIsCheaper(rowsWalked)
         ? { w: where(mailboxId, filter, "row"), index: "mailbox_messages_newest" }
-        : { w: where(mailboxId, filter, "lists"), index: `mailbox_messages_${role}` };
+        : { w: where(mailboxId, filter, "lists", known), index: `mailbox_messages_${role}` };
 
     const alone = !ranged && filter.hasAttachment === undefined && filter.with === undefined && (role === "to" || filter.to === undefined);
     let total = lists.messages;
