@@ -1,5 +1,7 @@
 // `npm run bench`: GET /v1/mailboxes on the full platform (auth, rate limit, SQLite, validation,
-// serialization) against a bare fastify route answering the same JSON, in the same run; then the
+// serialization) against a bare fastify route answering the same JSON, in the same run, and the
+// same platform on PostgreSQL (a throwaway loopback cluster, fsync on) against the same baseline
+// (`--skip-postgres` leaves it out, also on the mail accept path); then the
 // DNS server against a bare dns-packet responder (server/dns/bench.ts); then webhook deliveries
 // against a bare undici POST loop (server/webhooks/bench.ts); then outgoing mail, inbound SMTP,
 // the mailbox list, and DLP scanning and its cost on the send path (server/dlp/bench.ts). Each
@@ -10,7 +12,7 @@ import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import fastify from "fastify";
 
-type Target = "bare" | "platform";
+type Target = "bare" | "platform" | "postgres";
 interface Ready {
   url: string;
   key?: string;
@@ -23,14 +25,14 @@ interface CannonResult {
 }
 const autocannon = createRequire(import.meta.url)("autocannon") as (opts: object) => Promise<CannonResult>;
 
-async function serve(target: Target): Promise<Ready & { close(): Promise<void> }> {
+async function serve(target: Target, databaseUrl = ""): Promise<Ready & { close(): Promise<void> }> {
   const { startTestPlatform } = await import("../test/harness.ts");
-  const p = await startTestPlatform({ dns: { enabled: false, host: "127.0.0.1", port: 0 } });
+  const p = await startTestPlatform({ dns: { enabled: false, host: "127.0.0.1", port: 0 }, databaseUrl });
   // A key whose limit the benchmark never reaches, on a project with ten mailboxes.
   const t = await p.newTenant("bench", { rateLimit: 1_000_000_000 });
   for (let i = 0; i < 10; i++) await t.api("POST", "/v1/mailboxes", { name: `user${i}`, domain: t.domain, password: "correct horse" });
   const body = (await t.api("GET", "/v1/mailboxes")).body;
-  if (target === "platform") return { url: `${p.url}/v1/mailboxes`, key: t.key, close: () => p.stop() };
+  if (target !== "bare") return { url: `${p.url}/v1/mailboxes`, key: t.key, close: () => p.stop() };
   await p.stop();
   const app = fastify();
   app.get("/v1/mailboxes", async () => body);
@@ -38,8 +40,8 @@ async function serve(target: Target): Promise<Ready & { close(): Promise<void> }
   return { url: `${url}/v1/mailboxes`, close: () => app.close() };
 }
 
-function startWorker(target: Target): Promise<{ worker: Worker; ready: Ready }> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { target } });
+function startWorker(target: Target, databaseUrl?: string): Promise<{ worker: Worker; ready: Ready }> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { target, databaseUrl } });
   return new Promise((resolve, reject) => {
     worker.once("message", (ready: Ready) => resolve({ worker, ready }));
     worker.once("error", reject);
@@ -70,10 +72,30 @@ async function main(): Promise<void> {
       "skip-inbound": { type: "boolean", default: false },
       "skip-list": { type: "boolean", default: false },
       "skip-dlp": { type: "boolean", default: false },
+      "skip-postgres": { type: "boolean", default: false },
     },
   });
   const [duration, connections, rounds] = [values.duration, values.connections, values.rounds].map(Number);
-  if (!values["skip-http"]) await benchmarkMailboxes(duration, connections, rounds);
+  // One cluster for the run; each platform on it gets a database of its own.
+  const postgres = values["skip-postgres"] || (values["skip-http"] && values["skip-mail"]) ? undefined : await startBenchPostgres();
+  try {
+    await runBenchmarks(values, duration, connections, rounds, postgres);
+  } finally {
+    await postgres?.stop();
+  }
+}
+
+async function startBenchPostgres() {
+  const { startPostgres } = await import("../../test/support/postgres.ts");
+  const cluster = await startPostgres();
+  console.log("PostgreSQL 15: throwaway cluster on 127.0.0.1 (test/support/postgres.ts: fsync on, shared_buffers 16MB), pool of 10 per platform");
+  return cluster;
+}
+
+type PostgresCluster = Awaited<ReturnType<typeof startBenchPostgres>>;
+
+async function runBenchmarks(values: Record<string, string | boolean | undefined>, duration: number, connections: number, rounds: number, postgres: PostgresCluster | undefined): Promise<void> {
+  if (!values["skip-http"]) await benchmarkMailboxes(duration, connections, rounds, postgres && (await postgres.newDatabase()));
   if (!values["skip-dns"]) {
     const { benchmarkDns } = await import("../dns/bench.ts");
     const dns = await benchmarkDns();
@@ -87,11 +109,15 @@ async function main(): Promise<void> {
   if (!values["skip-mail"]) {
     // Imported here, not at the top: its module starts a server when loaded in a worker thread.
     const { benchmarkAccept, benchmarkRelay } = await import("./mail-bench.ts");
-    const accept = await benchmarkAccept(duration, rounds, 50);
+    const accept = await benchmarkAccept(duration, rounds, 50, postgres && (await postgres.newDatabase()));
     console.log(`Mail accept path: autocannon, 50 connections, ${rounds} x ${duration} s per target, median of rounds`);
     console.log(`  bare fastify route inserting the row: ${Math.round(accept.bare)} req/s (p99 ${accept.bareP99} ms)`);
     console.log(`  platform POST /v1/mail/send:         ${Math.round(accept.platform)} req/s (p99 ${accept.platformP99} ms)`);
     console.log(`  ratio ${(accept.platform / accept.bare).toFixed(2)} (goal at least 0.5)${accept.failures ? `; ${accept.failures} non-2xx or errors` : ""}`);
+    if (accept.postgres !== undefined) {
+      console.log(`  platform on PostgreSQL:              ${Math.round(accept.postgres)} req/s (p99 ${accept.postgresP99} ms)`);
+      console.log(`  ratio ${(accept.postgres / accept.bare).toFixed(2)} to the same bare route${accept.postgresFailures ? `; ${accept.postgresFailures} non-2xx or errors` : ""}`);
+    }
     const relay = await benchmarkRelay();
     console.log(`Mail relay: ${relay.messages} DKIM-signed messages to a loopback sink, 4 connections`);
     console.log(`  nodemailer pooled SMTP: ${Math.round(relay.nodemailer)} msg/s; platform relay (queue to sink): ${Math.round(relay.platform)} msg/s`);
@@ -116,20 +142,22 @@ async function main(): Promise<void> {
   }
 }
 
-async function benchmarkMailboxes(duration: number, connections: number, rounds: number): Promise<void> {
-  const servers = { bare: await startWorker("bare"), platform: await startWorker("platform") };
-  const rps: Record<Target, number[]> = { bare: [], platform: [] };
-  const p99: Record<Target, number[]> = { bare: [], platform: [] };
-  let failures = 0;
+async function benchmarkMailboxes(duration: number, connections: number, rounds: number, databaseUrl?: string): Promise<void> {
+  const targets: Target[] = databaseUrl ? ["bare", "platform", "postgres"] : ["bare", "platform"];
+  const servers = {} as Record<Target, { worker: Worker; ready: Ready }>;
+  const rps: Record<Target, number[]> = { bare: [], platform: [], postgres: [] };
+  const p99: Record<Target, number[]> = { bare: [], platform: [], postgres: [] };
+  const failures: Record<Target, number> = { bare: 0, platform: 0, postgres: 0 };
   try {
-    for (const target of ["bare", "platform"] as const) await drive(servers[target].ready, 1, connections); // warm-up
-    // Alternating rounds spread any drift of the machine over both targets alike.
+    for (const target of targets) servers[target] = await startWorker(target, target === "postgres" ? databaseUrl : undefined);
+    for (const target of targets) await drive(servers[target].ready, 1, connections); // warm-up
+    // Alternating rounds spread any drift of the machine over all targets alike.
     for (let round = 0; round < rounds; round++) {
-      for (const target of ["bare", "platform"] as const) {
+      for (const target of targets) {
         const r = await drive(servers[target].ready, duration, connections);
         rps[target].push(r.requests.average);
         p99[target].push(r.latency.p99);
-        failures += r.non2xx + r.errors;
+        failures[target] += r.non2xx + r.errors;
       }
     }
   } finally {
@@ -137,16 +165,23 @@ async function benchmarkMailboxes(duration: number, connections: number, rounds:
   }
   const bare = median(rps.bare);
   const platform = median(rps.platform);
+  const failed = (t: Target) => (failures[t] ? `; ${failures[t]} non-2xx or errors` : "");
   console.log(`HTTP benchmark: autocannon, ${connections} connections, ${rounds} x ${duration} s per target, loopback, median of rounds`);
-  console.log(`  bare fastify JSON route:   ${Math.round(bare)} req/s (p99 ${median(p99.bare)} ms)`);
+  console.log(`  bare fastify JSON route:   ${Math.round(bare)} req/s (p99 ${median(p99.bare)} ms)${failed("bare")}`);
   console.log(`  platform GET /v1/mailboxes: ${Math.round(platform)} req/s (p99 ${median(p99.platform)} ms)`);
-  console.log(`  ratio ${(platform / bare).toFixed(2)} (goal at least 0.5)${failures ? `; ${failures} non-2xx or errors` : ""}`);
+  console.log(`  ratio ${(platform / bare).toFixed(2)} (goal at least 0.5)${failed("platform")}`);
+  if (databaseUrl) {
+    const pg = median(rps.postgres);
+    console.log(`  platform on PostgreSQL:     ${Math.round(pg)} req/s (p99 ${median(p99.postgres)} ms)`);
+    console.log(`  ratio ${(pg / bare).toFixed(2)} to the same bare route${failed("postgres")}`);
+  }
 }
 
 if (isMainThread) {
   await main();
 } else {
-  const server = await serve((workerData as { target: Target }).target);
+  const { target, databaseUrl } = workerData as { target: Target; databaseUrl?: string };
+  const server = await serve(target, databaseUrl);
   parentPort!.postMessage({ url: server.url, key: server.key });
   parentPort!.once("message", async () => {
     await server.close();

@@ -1,7 +1,8 @@
 // Outgoing-mail benchmarks, each a ratio against a baseline measured in the same run:
 // - accept path: POST /v1/mail/send on the full platform (auth, rate limit, validation, the
 //   accept transaction with its relay job) against a bare fastify route inserting the same row
-//   into the same SQLite schema (WAL, synchronous=FULL), autocannon at 50 connections;
+//   into the same SQLite schema (WAL, synchronous=FULL), autocannon at 50 connections; with a
+//   PostgreSQL URL, also the platform on PostgreSQL against the same bare route;
 // - relay: messages/s from the queue to a loopback sink, composed and DKIM-signed, against
 //   nodemailer's pooled SMTP transport signing with the same key and sending the same messages
 //   to the same sink (4 connections each: the relay's per-domain concurrency).
@@ -21,7 +22,7 @@ interface CannonResult {
 }
 const autocannon = createRequire(import.meta.url)("autocannon") as (opts: object) => Promise<CannonResult>;
 
-type Target = "bare" | "platform";
+type Target = "bare" | "platform" | "postgres";
 interface Ready {
   url: string;
   key?: string;
@@ -30,11 +31,11 @@ interface Ready {
 
 const sendBody = (from: string) => JSON.stringify({ from, to: "bob@dest.test", subject: "Benchmark", text: "Hello from the accept path", campaign: "bench" });
 
-async function serve(target: Target): Promise<Ready & { close(): Promise<void> }> {
-  if (target === "platform") {
+async function serve(target: Target, databaseUrl = ""): Promise<Ready & { close(): Promise<void> }> {
+  if (target !== "bare") {
     const { startTestPlatform } = await import("../test/harness.ts");
     // The relay stays off: this measures accepting, not delivering.
-    const p = await startTestPlatform({ dns: { enabled: false, host: "127.0.0.1", port: 0 } }, { runWorker: false });
+    const p = await startTestPlatform({ dns: { enabled: false, host: "127.0.0.1", port: 0 }, databaseUrl }, { runWorker: false });
     const t = await p.newTenant("bench", { rateLimit: 1_000_000_000 });
     return { url: `${p.url}/v1/mail/send`, key: t.key, body: sendBody(`news@${t.domain}`), close: () => p.stop() };
   }
@@ -59,8 +60,8 @@ async function serve(target: Target): Promise<Ready & { close(): Promise<void> }
   return { url: `${url}/v1/mail/send`, body: sendBody("news@bench.test"), close: async () => { await app.close(); db.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
-function startWorker(target: Target): Promise<{ worker: Worker; ready: Ready }> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { target } });
+function startWorker(target: Target, databaseUrl?: string): Promise<{ worker: Worker; ready: Ready }> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { target, databaseUrl } });
   return new Promise((resolve, reject) => {
     worker.once("message", (ready: Ready) => resolve({ worker, ready }));
     worker.once("error", reject);
@@ -72,25 +73,31 @@ const drive = (r: Ready, duration: number, connections: number) =>
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-export async function benchmarkAccept(duration = 5, rounds = 3, connections = 50) {
-  const servers = { bare: await startWorker("bare"), platform: await startWorker("platform") };
-  const rps: Record<Target, number[]> = { bare: [], platform: [] };
-  const p99: Record<Target, number[]> = { bare: [], platform: [] };
-  let failures = 0;
+export async function benchmarkAccept(duration = 5, rounds = 3, connections = 50, databaseUrl?: string) {
+  const targets: Target[] = databaseUrl ? ["bare", "platform", "postgres"] : ["bare", "platform"];
+  const servers = {} as Record<Target, { worker: Worker; ready: Ready }>;
+  const rps: Record<Target, number[]> = { bare: [], platform: [], postgres: [] };
+  const p99: Record<Target, number[]> = { bare: [], platform: [], postgres: [] };
+  const failures: Record<Target, number> = { bare: 0, platform: 0, postgres: 0 };
   try {
-    for (const target of ["bare", "platform"] as const) await drive(servers[target].ready, 1, connections);
+    for (const target of targets) servers[target] = await startWorker(target, target === "postgres" ? databaseUrl : undefined);
+    for (const target of targets) await drive(servers[target].ready, 1, connections);
     for (let round = 0; round < rounds; round++) {
-      for (const target of ["bare", "platform"] as const) {
+      for (const target of targets) {
         const r = await drive(servers[target].ready, duration, connections);
         rps[target].push(r.requests.average);
         p99[target].push(r.latency.p99);
-        failures += r.non2xx + r.errors;
+        failures[target] += r.non2xx + r.errors;
       }
     }
   } finally {
     for (const s of Object.values(servers)) s.worker.postMessage("stop");
   }
-  return { bare: median(rps.bare), platform: median(rps.platform), bareP99: median(p99.bare), platformP99: median(p99.platform), failures };
+  return {
+    bare: median(rps.bare), platform: median(rps.platform), bareP99: median(p99.bare), platformP99: median(p99.platform),
+    failures: failures.bare + failures.platform,
+    ...(databaseUrl ? { postgres: median(rps.postgres), postgresP99: median(p99.postgres), postgresFailures: failures.postgres } : {}),
+  };
 }
 
 export async function benchmarkRelay(messages = 400) {
@@ -135,7 +142,8 @@ export async function benchmarkRelay(messages = 400) {
 }
 
 if (!isMainThread && (workerData as { target?: Target })?.target) {
-  const server = await serve((workerData as { target: Target }).target);
+  const { target, databaseUrl } = workerData as { target: Target; databaseUrl?: string };
+  const server = await serve(target, databaseUrl);
   parentPort!.postMessage({ url: server.url, key: server.key, body: server.body });
   parentPort!.once("message", async () => {
     await server.close();
