@@ -7,6 +7,7 @@
 // the mailbox list, and DLP scanning and its cost on the send path (server/dlp/bench.ts). Each
 // HTTP server runs in its own worker thread, so the autocannon client on the main thread does not
 // share its loop.
+import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -41,7 +42,9 @@ async function serve(target: Target, databaseUrl = ""): Promise<Ready & { close(
 }
 
 function startWorker(target: Target, databaseUrl?: string): Promise<{ worker: Worker; ready: Ready }> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { target, databaseUrl } });
+  // A shared store takes its server key from the environment (decision P6), never from a file.
+  const env = databaseUrl ? { ...process.env, PLATFORM_SERVER_KEY: randomBytes(32).toString("base64") } : process.env;
+  const worker = new Worker(new URL(import.meta.url), { workerData: { target, databaseUrl }, env });
   return new Promise((resolve, reject) => {
     worker.once("message", (ready: Ready) => resolve({ worker, ready }));
     worker.once("error", reject);

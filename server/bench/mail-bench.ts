@@ -6,6 +6,7 @@
 // - relay: messages/s from the queue to a loopback sink, composed and DKIM-signed, against
 //   nodemailer's pooled SMTP transport signing with the same key and sending the same messages
 //   to the same sink (4 connections each: the relay's per-domain concurrency).
+import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -61,7 +62,9 @@ async function serve(target: Target, databaseUrl = ""): Promise<Ready & { close(
 }
 
 function startWorker(target: Target, databaseUrl?: string): Promise<{ worker: Worker; ready: Ready }> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { target, databaseUrl } });
+  // A shared store takes its server key from the environment (decision P6), never from a file.
+  const env = databaseUrl ? { ...process.env, PLATFORM_SERVER_KEY: randomBytes(32).toString("base64") } : process.env;
+  const worker = new Worker(new URL(import.meta.url), { workerData: { target, databaseUrl }, env });
   return new Promise((resolve, reject) => {
     worker.once("message", (ready: Ready) => resolve({ worker, ready }));
     worker.once("error", reject);
