@@ -61,6 +61,9 @@ async function drive(ready: Ready, duration: number, connections: number): Promi
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+// Ratios of targets measured back to back in one round: steadier than ratios of medians when
+// the machine's load moves between rounds.
+const perRound = (a: number[], b: number[]) => a.map((x, i) => (x / b[i]).toFixed(2)).join(", ");
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -120,6 +123,7 @@ async function runBenchmarks(values: Record<string, string | boolean | undefined
     if (accept.postgres !== undefined) {
       console.log(`  platform on PostgreSQL:              ${Math.round(accept.postgres)} req/s (p99 ${accept.postgresP99} ms)`);
       console.log(`  ratio ${(accept.postgres / accept.bare).toFixed(2)} to the same bare route${accept.postgresFailures ? `; ${accept.postgresFailures} non-2xx or errors` : ""}`);
+      console.log(`  PostgreSQL / SQLite per round: ${perRound(accept.rounds.postgres, accept.rounds.platform)} (SQLite / bare per round: ${perRound(accept.rounds.platform, accept.rounds.bare)})`);
     }
     const relay = await benchmarkRelay();
     console.log(`Mail relay: ${relay.messages} DKIM-signed messages to a loopback sink, 4 connections`);
@@ -177,6 +181,7 @@ async function benchmarkMailboxes(duration: number, connections: number, rounds:
     const pg = median(rps.postgres);
     console.log(`  platform on PostgreSQL:     ${Math.round(pg)} req/s (p99 ${median(p99.postgres)} ms)`);
     console.log(`  ratio ${(pg / bare).toFixed(2)} to the same bare route${failed("postgres")}`);
+    console.log(`  PostgreSQL / SQLite per round: ${perRound(rps.postgres, rps.platform)} (SQLite / bare per round: ${perRound(rps.platform, rps.bare)})`);
   }
 }
 

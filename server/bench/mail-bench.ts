@@ -99,6 +99,7 @@ export async function benchmarkAccept(duration = 5, rounds = 3, connections = 50
   return {
     bare: median(rps.bare), platform: median(rps.platform), bareP99: median(p99.bare), platformP99: median(p99.platform),
     failures: failures.bare + failures.platform,
+    rounds: rps,
     ...(databaseUrl ? { postgres: median(rps.postgres), postgresP99: median(p99.postgres), postgresFailures: failures.postgres } : {}),
   };
 }
