@@ -25,7 +25,12 @@ export class PgDlpRepository implements DlpRepository {
   }
 
   async policy(projectId: string): Promise<DlpPolicy | undefined> {
-    const [row] = await this.db.query<{ dlp_mode: DlpMode; dlp_ocr: boolean; dlp_types: string | null }>("SELECT dlp_mode, dlp_ocr, dlp_types FROM projects WHERE id = $1", [projectId]);
+    // Named (planned once per pooled session): every send reads the policy before its scan.
+    const { rows: [row] } = await this.db.pool.query<{ dlp_mode: DlpMode; dlp_ocr: boolean; dlp_types: string | null }>({
+      name: "dlp-policy",
+      text: "SELECT dlp_mode, dlp_ocr, dlp_types FROM projects WHERE id = $1",
+      values: [projectId],
+    });
     if (!row) return undefined;
     const ocr = row.dlp_ocr;
     return {

@@ -104,25 +104,30 @@ export class PgSentMessageRepository implements SentMessageRepository {
       relay = relayName;
       relayMessageId = String(await this.enqueueRelay(c, m.id, m.to, await this.unsuppressed(c, projectId, m, [...m.cc, ...m.bcc])));
     }
-    await c.query(
-      `INSERT INTO sent_messages (id, project_id, status, from_addr, to_addr, cc, bcc, reply_to, subject, text_body, html_body, headers,
-         category, campaign, stream, scope, track, unsubscribe, rfc_message_id, return_path, send_at, relay, relay_message_id,
-         created_at, sent_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)`,
-      [
+    // The row and its "sent" history event in one named statement: a round trip less per accepted
+    // message, and no planning after a session's first (server/README.md, Benchmarks).
+    await c.query({
+      name: "sent-message-insert",
+      text: `WITH message AS (
+         INSERT INTO sent_messages (id, project_id, status, from_addr, to_addr, cc, bcc, reply_to, subject, text_body, html_body, headers,
+           category, campaign, stream, scope, track, unsubscribe, rfc_message_id, return_path, send_at, relay, relay_message_id,
+           created_at, sent_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
+         RETURNING id, status, created_at)
+       INSERT INTO sent_message_events (message_id, event, at) SELECT id, 'sent', created_at FROM message WHERE status = 'sent'`,
+      values: [
         m.id, projectId, status, m.from, m.to, JSON.stringify(m.cc), JSON.stringify(m.bcc), JSON.stringify(m.replyTo), m.subject,
         m.text ?? null, m.html ?? null, JSON.stringify(m.headers), m.category ?? null, m.campaign ?? null, m.stream, m.scope,
         m.track, m.unsubscribe, m.rfcMessageId, m.returnPath, m.sendAt ?? null, relay, relayMessageId,
         now, status === "sent" ? now : null, now,
       ],
-    );
+    });
     for (const [idx, a] of m.attachments.entries()) {
       await c.query("INSERT INTO sent_attachments (message_id, idx, filename, content_type, content) VALUES ($1, $2, $3, $4, $5)", [m.id, idx, a.filename, a.contentType ?? null, a.content]);
     }
     if (m.links.length) {
       await c.query("INSERT INTO sent_message_links (message_id, idx, url) SELECT $1, i - 1, u FROM unnest($2::text[]) WITH ORDINALITY AS l (u, i)", [m.id, m.links]);
     }
-    if (status === "sent") await history(c, m.id, "sent", now);
     return { id: m.id, to: m.to, status, relay, relayMessageId };
   }
 

@@ -3,11 +3,13 @@ import type { Queryable } from "../db/postgres/pg.ts";
 import type { MailStream } from "./message-repository.ts";
 
 export async function pgIsSuppressed(c: Queryable, projectId: string, address: string, stream: MailStream, scope: string): Promise<boolean> {
-  const r = await c.query(
-    `SELECT 1 FROM suppressions WHERE project_id = $1 AND address = $2
+  // Named (planned once per pooled session): every accepted send asks it for each recipient.
+  const r = await c.query({
+    name: "suppression-check",
+    text: `SELECT 1 FROM suppressions WHERE project_id = $1 AND address = $2
        AND (kind = 'hard' OR ($3 = 'marketing' AND kind = 'marketing' AND scope IN ('', $4))) LIMIT 1`,
-    [projectId, address.toLowerCase(), stream, scope],
-  );
+    values: [projectId, address.toLowerCase(), stream, scope],
+  });
   return (r.rowCount ?? 0) > 0;
 }
 
