@@ -45,7 +45,14 @@ export async function startTestPlatform(overrides: Partial<ServerConfig> = {}, o
     demo: false,
     ...overrides,
   };
-  const platform = await startPlatform(config, options);
+  let platform: Platform;
+  try {
+    platform = await startPlatform(config, options);
+  } catch (error) {
+    // A start that fails (a missing PLATFORM_SERVER_KEY, a port taken) leaves no folder behind.
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const allScopes = scopeCatalogue(platform.openapi);
   return {
     ...platform,
