@@ -65,4 +65,22 @@ export const mailboxMessagePgMigrations: PgMigration[] = [
       CREATE TRIGGER mailbox_messages_release AFTER DELETE ON mailbox_messages
         FOR EACH ROW EXECUTE FUNCTION mailbox_messages_release();`,
   },
+  {
+    // Two transactions deleting the last two copies at once (two mailboxes removed together)
+    // each saw the other's copy under read committed, and neither released the bytes. Locking the
+    // content row first makes the second wait for the first's commit; its next statement then
+    // sees that copy gone. (PostgreSQL only: SQLite has one writer.) Version 43, after SQLite's 41
+    // and 42, so the block's numbers keep meaning one change each.
+    version: 43,
+    name: "received mail: release a content under its row lock",
+    sql: `
+      CREATE OR REPLACE FUNCTION mailbox_messages_release() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM 1 FROM message_contents WHERE id = OLD.content_id FOR UPDATE;
+        IF NOT EXISTS (SELECT 1 FROM mailbox_messages WHERE content_id = OLD.content_id) THEN
+          DELETE FROM message_contents WHERE id = OLD.content_id;
+        END IF;
+        RETURN NULL;
+      END $$;`,
+  },
 ];
