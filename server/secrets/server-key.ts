@@ -4,7 +4,7 @@
 // PLATFORM_SERVER_KEY (decision P6): every instance opens what any other sealed, and a key file
 // in one instance's folder would be neither shared nor kept with the data.
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 export interface ServerKeyOptions {
@@ -22,6 +22,8 @@ export function loadServerKey(dataDir: string, env: Record<string, string | unde
         "in base64 (openssl rand -base64 32), the same on every instance, kept as safely as the database's backups.",
     );
   }
+  // The key is the first thing written, so its folder is made here (./data on a fresh clone).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, "server.key");
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
   return checked(Buffer.from(readFileSync(file, "utf8").trim(), "base64"), file);
