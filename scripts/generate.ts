@@ -1,7 +1,9 @@
 // One command rebuilds all of generated/ from spec/: `npm run generate` (or with `--out DIR` to
-// build elsewhere, which the drift test uses). Each step prints its time.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// build elsewhere, which the drift test uses; `--watch` to rebuild on every save). Each step prints
+// its time. A failing step prints what the designer needs (TypeSpec's own diagnostics with their
+// code frames, the step and the file) and exits 1, never a stack trace of this script.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,9 +16,18 @@ import { generateServerStubs, renderOpenapiTypes } from "./server-stubs/index.ts
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 type Doc = Record<string, any>;
 
+/** A failure the designer can act on: printed as it is, without this script's stack. */
+export class GenerateError extends Error {}
+
 async function step<T>(name: string, run: () => T | Promise<T>): Promise<T> {
   const start = performance.now();
-  const result = await run();
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new GenerateError(`${name} failed:\n${message}`);
+  }
   console.log(`${name.padEnd(34)} ${(performance.now() - start).toFixed(0).padStart(6)} ms`);
   return result;
 }
@@ -26,16 +37,26 @@ function write(file: string, text: string): void {
   writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
 }
 
-/** TypeSpec compile with warnings as errors (tspconfig.yaml), into a scratch folder. */
-function compileTypeSpec(): { v31: Doc; v30: Doc } {
+/**
+ * TypeSpec compile with warnings as errors (tspconfig.yaml), into a scratch folder. On failure the
+ * compiler's own report (`file:line:col - error code: message` and the code frame) is the error.
+ */
+function compileTypeSpec(entry: string): { v31: Doc; v30: Doc } {
   const scratch = mkdtempSync(join(tmpdir(), "tsp-"));
   try {
     const tsp = join(root, "node_modules/@typespec/compiler/cmd/tsp.js");
-    execFileSync(
+    const config = join(root, "tspconfig.yaml");
+    const run = spawnSync(
       process.execPath,
-      [tsp, "compile", "spec/main.tsp", "--config", "tspconfig.yaml", "--output-dir", scratch],
-      { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+      [tsp, "compile", entry, "--config", config, "--output-dir", scratch],
+      { cwd: root, encoding: "utf8" },
     );
+    if (run.error) throw run.error;
+    if (run.status !== 0) {
+      // The diagnostics are on stdout; stderr only has the progress spinner then.
+      const report = run.stdout.trim() || run.stderr.trim();
+      throw new Error(report || `tsp compile exited with ${run.status ?? run.signal}`);
+    }
     const read = (v: string) => JSON.parse(readFileSync(join(scratch, v, "openapi.json"), "utf8"));
     return { v31: read("3.1.0"), v30: read("3.0.0") };
   } finally {
@@ -50,8 +71,8 @@ function operationScopes(doc: Doc): Record<string, string> {
   return Object.fromEntries(Object.entries(scopes).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-export async function generate(outDir: string): Promise<void> {
-  const { v31, v30 } = await step("typespec compile", compileTypeSpec);
+export async function generate(outDir: string, entry = join(root, "spec/main.tsp")): Promise<void> {
+  const { v31, v30 } = await step("typespec compile", () => compileTypeSpec(entry));
   const [doc31, doc30] = await step("openapi post-processing", () => [
     postprocess(v31),
     postprocess(v30),
@@ -86,12 +107,57 @@ export async function generate(outDir: string): Promise<void> {
   await step("generated/server (stubs)", () => generateServerStubs(doc31, join(outDir, "server")));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { out: { type: "string" } } });
-  const outDir = resolve(values.out ?? join(root, "generated"));
+async function runOnce(outDir: string, entry: string): Promise<boolean> {
   const start = performance.now();
-  await generate(outDir);
+  try {
+    await generate(outDir, entry);
+  } catch (error) {
+    if (!(error instanceof GenerateError)) throw error;
+    console.error(`\nnpm run generate: ${error.message}`);
+    return false;
+  }
   console.log(
     `${"total".padEnd(34)} ${(performance.now() - start).toFixed(0).padStart(6)} ms -> ${outDir}`,
   );
+  return true;
+}
+
+/** The designer's edit loop: rebuild on every save under the spec's folder, one build at a time. */
+function watchSpec(outDir: string, entry: string): void {
+  const folder = dirname(entry);
+  let running = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  const rebuild = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    console.log(`\n[${new Date().toLocaleTimeString()}] spec changed, regenerating`);
+    await runOnce(outDir, entry);
+    running = false;
+    if (again) {
+      again = false;
+      void rebuild();
+    }
+  };
+  watch(folder, { recursive: true }, (_event, file) => {
+    if (file && !String(file).endsWith(".tsp") && !String(file).endsWith(".json")) return;
+    // Editors save in several writes; one rebuild per burst.
+    clearTimeout(timer);
+    timer = setTimeout(() => void rebuild(), 150);
+  });
+  console.log(`watching ${folder} (Ctrl-C to stop)`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({
+    options: { out: { type: "string" }, spec: { type: "string" }, watch: { type: "boolean" } },
+  });
+  const outDir = resolve(values.out ?? join(root, "generated"));
+  const entry = resolve(values.spec ?? join(root, "spec/main.tsp"));
+  const ok = await runOnce(outDir, entry);
+  if (values.watch) watchSpec(outDir, entry);
+  else if (!ok) process.exitCode = 1;
 }
