@@ -1,5 +1,6 @@
 // `npm start`: the embedded default (HTTP 127.0.0.1:8080, DNS 127.0.0.1:5353, data in ./data), or
 // with DATABASE_URL one instance of a deployment on PostgreSQL.
+import { DEFAULT_RATE_LIMIT } from "./auth/issue-key.ts";
 import { scopeCatalogue } from "./auth/scopes.ts";
 import { loadConfig } from "./config.ts";
 import { seedDemo } from "./demo/seed-demo.ts";
@@ -23,6 +24,9 @@ First start: created a demo project with the zone ${demo.zone} and the mail doma
 API key with every scope (shown only now, store it):
 
   ${demo.key}
+
+It may make ${DEFAULT_RATE_LIMIT} requests a minute (then 429 with Retry-After); a key with another limit:
+  npm run admin -- keys create --project ${demo.projectId} --scopes all --rate-limit 600
 
 Try:
   curl -s -H "Authorization: Bearer ${demo.key}" -H "content-type: application/json" \\

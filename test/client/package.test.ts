@@ -4,7 +4,15 @@
 // reference server on loopback.
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,7 +36,11 @@ let pageOrigin: string;
 
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), "client-integrator-"));
-  npm(["pack", join(root, "generated/client"), "--pack-destination", project], root);
+  // Exactly the README's command, from the repository root: `npm pack generated/client` was
+  // read by npm as a GitHub shorthand and failed.
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const packed = /`npm pack (\S+)`/.exec(readme)![1];
+  npm(["pack", packed, "--pack-destination", project], root);
   const tarball = readdirSync(project).find((f) => f.endsWith(".tgz"))!;
   writeFileSync(
     join(project, "package.json"),
