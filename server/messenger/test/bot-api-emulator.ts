@@ -7,7 +7,8 @@
 // `X-Telegram-Bot-Api-Secret-Token` header, recording `last_error_*` and the pending count like
 // getWebhookInfo reports them. Managed bots (Bot API 9.6): a manager bot (`can_manage_bots`)
 // receives the `managed_bot` update when a user creates a bot through it, and reads the new bot's
-// token with getManagedBotToken. Used by the messenger tests and by `conformance:reference`.
+// token with getManagedBotToken. Used by the messenger tests, by `conformance:reference`, and by users
+// trying the messenger area offline (`npm run messenger:emulator`, emulator-cli.ts).
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -41,6 +42,8 @@ export interface EmulatorOptions {
    * conformance suite, which generates tokens from the contract's pattern.
    */
   acceptAnyToken?: boolean;
+  /** Loopback port to listen on; 0 (the default) lets the kernel choose. */
+  port?: number;
 }
 
 export interface BotApiEmulator {
@@ -257,7 +260,7 @@ export async function startBotApiEmulator(options: EmulatorOptions = {}): Promis
   }
 
   const server: Server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
