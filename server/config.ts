@@ -2,6 +2,7 @@
 // The file is PLATFORM_CONFIG, else ./platform.config.json when present.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { configProblem } from "./config-check.ts";
 import type { PresetConfig } from "./messenger/presets.ts";
 
 export interface ServerConfig {
@@ -135,7 +136,7 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
   const file = env.PLATFORM_CONFIG ?? (existsSync(path.join(cwd, "platform.config.json")) ? "platform.config.json" : undefined);
-  const fromFile = file ? (JSON.parse(readFileSync(path.resolve(cwd, file), "utf8")) as Partial<ServerConfig>) : {};
+  const fromFile = file ? readConfigFile(path.resolve(cwd, file), env.PLATFORM_CONFIG ? "PLATFORM_CONFIG" : "platform.config.json") : {};
   const c: ServerConfig = {
     ...defaults,
     ...fromFile,
@@ -184,8 +185,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   loadCertificateEnv(c, env);
   if (env.MESSENGER_API_ROOT) c.messenger.apiRoot = env.MESSENGER_API_ROOT;
   if (env.MESSENGER_MANAGER_TOKEN) c.messenger.managerToken = env.MESSENGER_MANAGER_TOKEN;
-  if (env.DLP_THREADS) c.dlp.threads = intOf("DLP_THREADS", env.DLP_THREADS);
+  if (env.DLP_THREADS) c.dlp.threads = countOf("DLP_THREADS", env.DLP_THREADS, 64);
   c.dataDir = path.resolve(cwd, c.dataDir);
+  const problem = configProblem(c);
+  if (problem) throw new Error(problem);
   return c;
 }
 
@@ -236,6 +239,28 @@ function smarthostOf(value: string): NonNullable<RelayConfig["smarthost"]> {
     user: u.username ? decodeURIComponent(u.username) : undefined,
     pass: u.password ? decodeURIComponent(u.password) : undefined,
   };
+}
+
+function readConfigFile(file: string, setting: string): Partial<ServerConfig> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(`${setting}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not a JSON object");
+    return parsed as Partial<ServerConfig>;
+  } catch (error) {
+    throw new Error(`${setting}: ${file} is not a JSON object of settings (${(error as Error).message})`);
+  }
+}
+
+function countOf(name: string, value: string, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} must be a whole number from 0 to ${max} (0: the default), got ${value}`);
+  return n;
 }
 
 function msOf(name: string, value: string): number {

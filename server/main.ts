@@ -4,12 +4,28 @@ import { DEFAULT_RATE_LIMIT } from "./auth/issue-key.ts";
 import { scopeCatalogue } from "./auth/scopes.ts";
 import { loadConfig } from "./config.ts";
 import { seedDemo } from "./demo/seed-demo.ts";
+import { StartupError } from "./startup-errors.ts";
 import { startPlatform } from "./platform.ts";
 
-const config = loadConfig();
+/** A mistake in the settings: one line naming the setting, exit 1, no stack trace. */
+function refuse(message: string): never {
+  console.error(`platform: ${message}`);
+  process.exit(1);
+}
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  // Reading the configuration only parses and checks: whatever it throws is the user's setting.
+  config = loadConfig();
+} catch (error) {
+  refuse((error as Error).message);
+}
 const platform = await startPlatform(config, {
   logger: true,
   docs: { build: true, onBuildError: (message) => console.error(`docs: the reference could not be built (${message}); /docs shows the operation index`) },
+}).catch((error: unknown) => {
+  if (error instanceof StartupError) refuse(error.message);
+  throw error;
 });
 const base = config.publicUrl || platform.url;
 

@@ -16,6 +16,7 @@ import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
 import type { Clock } from "./jobs/clock.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { startSmtpListener, type SmtpListener } from "./inbound/smtp-listener.ts";
+import { listening, StartupError } from "./startup-errors.ts";
 import { loadServerKey } from "./secrets/server-key.ts";
 import { createServices, storeContext, type Services, type StoreServices } from "./services.ts";
 import { sqliteStore } from "./db/sqlite-services.ts";
@@ -58,13 +59,15 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
   let dns: DnsServer | undefined;
   try {
     dns = config.dns.enabled
-      ? await startDnsServer({
-          host: config.dns.host,
-          port: config.dns.port,
-          repository: store.zones,
-          nameservers: () => config.nameServers,
-          hostmaster: (zone) => `hostmaster.${zone}`,
-        })
+      ? await listening({ hostVar: "DNS_HOST", portVar: "DNS_PORT", host: config.dns.host, port: config.dns.port }, () =>
+          startDnsServer({
+            host: config.dns.host,
+            port: config.dns.port,
+            repository: store.zones,
+            nameservers: () => config.nameServers,
+            hostmaster: (zone) => `hostmaster.${zone}`,
+          }),
+        )
       : undefined;
   } catch (error) {
     await store.backend.close();
@@ -80,7 +83,13 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
     logger: options.logger ? loggerOptions(config.logLevel) : false,
   });
   const connections = trackConnections(app.server, SHUTDOWN_GRACE_MS);
-  const address = await app.listen({ host: config.host, port: config.port });
+  const address = await listening({ hostVar: "HOST", portVar: "PORT", host: config.host, port: config.port }, () =>
+    app.listen({ host: config.host, port: config.port }),
+  ).catch(async (error: unknown) => {
+    await Promise.all([dns?.close(), services.dlp.close()]);
+    await services.backend.close();
+    throw error;
+  });
   url = address.replace("[::1]", "127.0.0.1");
   const worker = createWorker({
     queue: services.backend.queue,
@@ -90,7 +99,7 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
   });
   if (options.runWorker ?? true) worker.start();
   const smtp = config.smtp.enabled
-    ? await startSmtpListener({
+    ? await listening({ hostVar: "SMTP_HOST", portVar: "SMTP_PORT", host: config.smtp.host, port: config.smtp.port }, () => startSmtpListener({
         config: config.smtp,
         mailHost: config.mailHost,
         dataDir: config.dataDir,
@@ -99,6 +108,13 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
         resolver: services.resolver,
         clock: services.clock,
         log: (message, fields) => app.log.warn(fields ?? {}, message),
+      })).catch(async (error: unknown) => {
+        await app.close();
+        await services.dlp.close();
+        await worker.stop();
+        await dns?.close();
+        await services.backend.close();
+        throw error;
       })
     : undefined;
   return {
@@ -125,7 +141,14 @@ async function openStore(config: ServerConfig, context: ReturnType<typeof storeC
   }
   // DATA_DIR still holds what is per instance: the SMTP listener's STARTTLS certificate.
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const pg = await openPostgres(config.databaseUrl);
+  const pg = await openPostgres(config.databaseUrl).catch((error: Error & { code?: string }) => {
+    // Not reachable or refused: the setting is wrong or the database is down, which the operator
+    // fixes; the URL itself is not printed (it holds the password).
+    if (error.code && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|28P01|28000|3D000)$/.test(error.code)) {
+      throw new StartupError(`DATABASE_URL: cannot open the database (${error.code}: ${error.message.replace(config.databaseUrl, "<DATABASE_URL>")})`);
+    }
+    throw error;
+  });
   try {
     return { db: undefined, store: await postgresStore(pg, context) };
   } catch (error) {

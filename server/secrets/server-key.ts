@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { StartupError } from "../startup-errors.ts";
 
 export interface ServerKeyOptions {
   /** The store is shared by several instances (PostgreSQL): only PLATFORM_SERVER_KEY will do. */
@@ -16,7 +17,7 @@ export function loadServerKey(dataDir: string, env: Record<string, string | unde
   const fromEnv = env.PLATFORM_SERVER_KEY;
   if (fromEnv) return checked(Buffer.from(fromEnv, "base64"), "PLATFORM_SERVER_KEY");
   if (options.shared) {
-    throw new Error(
+    throw new StartupError(
       "DATABASE_URL is set but PLATFORM_SERVER_KEY is not: on PostgreSQL every instance must seal and open stored secrets " +
         "with the same key, so it is never created per instance (decision P6). Set PLATFORM_SERVER_KEY to 32 random bytes " +
         "in base64 (openssl rand -base64 32), the same on every instance, kept as safely as the database's backups.",
@@ -30,6 +31,6 @@ export function loadServerKey(dataDir: string, env: Record<string, string | unde
 }
 
 function checked(key: Buffer, source: string): Buffer {
-  if (key.length !== 32) throw new Error(`${source} must hold 32 bytes of base64, got ${key.length}`);
+  if (key.length !== 32) throw new StartupError(`${source} must hold 32 bytes of base64 (openssl rand -base64 32), got ${key.length}`);
   return key;
 }
