@@ -50,8 +50,11 @@ describe("webhook subscriptions", () => {
     expect(res.body.details[0].path).toBe("body.url");
   });
 
-  it("refuses an unknown event name", async () => {
-    expect((await t.api("POST", "/v1/webhooks", { url: "https://a.example.org/", events: ["mail.nope"] })).status).toBe(400);
+  it("refuses an unknown event name, listing the names it takes", async () => {
+    const res = await t.api("POST", "/v1/webhooks", { url: "https://a.example.org/", events: ["mail.nope"] });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ path: "body.events.0", message: expect.stringMatching(/^must be one of mail\./) }]);
+    for (const name of ["mail.delivered", "mail.bounced", "mail.complained", "mail.opened", "mail.clicked", "mail.received", "mail.dlp"]) expect(res.body.error).toContain(name);
   });
 
   it("with the development flag accepts http to loopback but still not to other hosts", async () => {

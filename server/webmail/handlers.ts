@@ -20,7 +20,12 @@ export function webmailHandlers(deps: WebmailDeps): WebmailHandlers<AuthContext>
   return {
     async createWebmailLoginLink({ body, auth }) {
       const mailbox = await deps.mailboxes.findByEmail(auth.projectId, body.mailbox, "mailbox");
-      if (!mailbox) throw invalid("body.mailbox", "is not a mailbox of this project");
+      if (!mailbox) {
+        // A group stores nothing (decision M8): say so, rather than that the address is unknown.
+        const group = await deps.mailboxes.findByEmail(auth.projectId, body.mailbox, "group");
+        if (group) throw invalid("body.mailbox", "is a group: groups have no webmail, since mail to a group is stored in its members' mailboxes; ask for a link into a member's mailbox");
+        throw invalid("body.mailbox", "is not a mailbox of this project");
+      }
       const { token, hash } = newToken("wl");
       await deps.webmail.createLink(hash, mailbox.id, deps.clock.now() + LINK_TTL_SECONDS * 1000);
       return { url: `${deps.publicUrl()}/webmail/login?token=${token}`, email: mailbox.email, expiresIn: LINK_TTL_SECONDS };

@@ -51,6 +51,13 @@ describe("login links", () => {
     expect(res.body.details[0].path).toBe("body.mailbox");
   });
 
+  it("for a group, says that groups have no webmail instead of that the address is unknown", async () => {
+    expect((await t.api("POST", "/v1/groups", { name: "team", domain: t.domain, members: [`alice@${t.domain}`] })).status).toBe(200);
+    const res = await t.api("POST", "/v1/webmail/login-link", { mailbox: `team@${t.domain}` });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ path: "body.mailbox", message: expect.stringContaining("is a group: groups have no webmail") }]);
+  });
+
   it("stores only the token's hash", async () => {
     const l = await link();
     const token = new URL(l.url).searchParams.get("token")!;

@@ -16,16 +16,30 @@ function page(title: string, main: string): string {
 
 const [field, value] = ONE_CLICK_BODY.split("=");
 
-export function confirmPage(to: string, from: string): string {
+// What an unsubscribe does is decision T4: it stops the sender's marketing mail (newsletters,
+// offers) and never its transactional mail (receipts, password resets), whichever kind of message
+// the link came in. The pages say exactly that, so a reader of a receipt is not promised that
+// receipts stop.
+function effect(stream: "marketing" | "transactional"): string {
+  const note = stream === "transactional"
+    ? " This message was transactional mail (such as a receipt, a notification or a password reset): mail of that kind is not stopped and keeps arriving."
+    : " Transactional mail (such as receipts, notifications or password resets) is not stopped.";
+  return `<p id="effect">Unsubscribing stops marketing mail (newsletters, offers) from this sender to this address.${note}</p>`;
+}
+
+export function confirmPage(to: string, from: string, stream: "marketing" | "transactional"): string {
   return page(
     "Unsubscribe",
-    `<h1>Unsubscribe</h1><p>Stop mail like this from <strong id="from">${escapeHtml(from)}</strong> to <strong id="to">${escapeHtml(to)}</strong>?</p>
+    `<h1>Unsubscribe</h1><p>Stop marketing mail from <strong id="from">${escapeHtml(from)}</strong> to <strong id="to">${escapeHtml(to)}</strong>?</p>${effect(stream)}
 <form method="post"><input type="hidden" name="${field}" value="${value}"><button type="submit" id="unsubscribe">Unsubscribe</button></form>`,
   );
 }
 
-export function donePage(to: string): string {
-  return page("Unsubscribed", `<h1 id="done">You are unsubscribed</h1><p>${escapeHtml(to)} will not get this kind of mail from this sender again.</p>`);
+export function donePage(to: string, stream: "marketing" | "transactional"): string {
+  const rest = stream === "transactional"
+    ? "Transactional mail from this sender, such as the message you unsubscribed from, still arrives."
+    : "Transactional mail from this sender (such as receipts or password resets) still arrives.";
+  return page("Unsubscribed", `<h1 id="done">You are unsubscribed</h1><p>${escapeHtml(to)} will not get marketing mail from this sender again. ${rest}</p>`);
 }
 
 export function notFoundPage(): string {

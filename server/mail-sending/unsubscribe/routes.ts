@@ -36,7 +36,7 @@ export async function registerUnsubscribeRoutes(root: FastifyInstance, deps: Uns
 
     app.get("/mail/u/:token", { exposeHeadRoute: false }, async (request, reply) => {
       const m = await target((request.params as { token: string }).token);
-      return m ? html(reply, 200, confirmPage(m.to, m.from)) : html(reply, 404, notFoundPage());
+      return m ? html(reply, 200, confirmPage(m.to, m.from, m.stream)) : html(reply, 404, notFoundPage());
     });
 
     app.post("/mail/u/:token", async (request, reply) => {
@@ -45,7 +45,7 @@ export async function registerUnsubscribeRoutes(root: FastifyInstance, deps: Uns
       const body = typeof request.body === "string" ? request.body : "";
       if (!isOneClickRequest(request.headers["content-type"], body)) return html(reply, 400, badRequestPage());
       await deps.feedback.recordUnsubscribe(m.id);
-      return html(reply, 200, donePage(m.to));
+      return html(reply, 200, donePage(m.to, m.stream));
     });
   });
 }

@@ -108,6 +108,21 @@ describe("the unsubscribe URL", () => {
     expect((await send("whole@recipient.test", { stream: "transactional" })).status).toBe("sent");
   });
 
+  it("from a transactional message, the pages promise only what happens: marketing stops, transactional mail goes on", async () => {
+    const m = await sendWithUnsubscribe("receipts@recipient.test", { stream: "transactional" });
+    const confirm = await (await fetch(m.url)).text();
+    expect(confirm).toContain("Stop marketing mail from");
+    expect(confirm).toContain("This message was transactional mail");
+    const post = await fetch(m.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    const done = await post.text();
+    expect(done).toContain("receipts@recipient.test will not get marketing mail from this sender again.");
+    expect(done).toContain("Transactional mail from this sender, such as the message you unsubscribed from, still arrives.");
+    expect(done).not.toContain("this kind of mail");
+    // And that is what the suppression does.
+    expect((await send("receipts@recipient.test", { stream: "transactional" })).status).toBe("sent");
+    expect((await send("receipts@recipient.test", { stream: "marketing" })).status).toBe("suppressed");
+  });
+
   it("refuses another body with 400 and a bad token with 404, changing nothing", async () => {
     const m = await sendWithUnsubscribe("careful@recipient.test", { stream: "marketing" });
     for (const [type, body] of [

@@ -77,6 +77,12 @@ function messageOf(raw: ErrorObject): string {
   if ((raw.keyword === "pattern" || raw.keyword === "format") && typeof description === "string") {
     return `is not valid: ${description.replace(/\s+/g, " ").trim()}`;
   }
+  // ajv's "must be equal to one of the allowed values" leaves the client guessing which.
+  if (raw.keyword === "enum") {
+    const allowed = (raw.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+    const shown = allowed.slice(0, 60).map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
+    return `must be one of ${shown.join(", ")}${allowed.length > shown.length ? ", ..." : ""}`;
+  }
   return raw.message ?? "is invalid";
 }
 
