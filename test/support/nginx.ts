@@ -4,7 +4,7 @@
 // A small sh watchdog stops it (and removes the prefix) when the test process's end of a pipe
 // closes: on stop(), and also when the test process dies in any way, so no proxy outlives its test.
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,18 +25,41 @@ nginx=$!
 wait "$nginx"`;
 
 export interface Proxy {
-  /** http://127.0.0.1:<port>, without a trailing slash. */
+  /** http://127.0.0.1:<port> (https:// with TLS), without a trailing slash. */
   url: string;
   stop(): Promise<void>;
 }
 
+const readme = path.resolve(import.meta.dirname, "../../server/README.md");
+
+/** The ```nginx block of server/README.md's "Deployment" section, as an operator copies it. */
+export function readmeProxyBlock(): string {
+  const block = /```nginx\n([\s\S]*?)```/.exec(readFileSync(readme, "utf8"))?.[1];
+  if (!block) throw new Error("server/README.md has no ```nginx block");
+  return block;
+}
+
+export interface ProxyTls {
+  cert: string;
+  key: string;
+}
+
 /**
- * The proxy configuration a deployment uses, on `listen`: every request to the next upstream in
- * turn (nginx's default round-robin), keep-alive connections to them, and the client's address
- * and scheme passed on. server/README.md shows the same block.
+ * The README's block with this machine's values: its upstream servers replaced by `upstreams`, its
+ * `listen 443 ssl` by `listen` (TLS with `tls`'s files, else plain HTTP and no ssl_ lines). Every
+ * other line is the README's, so what the tests run is what an operator deploys.
  */
-export function proxyConfig(listen: string, upstreams: string[], prefix = ""): string {
-  const servers = upstreams.map((u) => `    server ${new URL(u).host};`).join("\n");
+export function proxyConfig(listen: string, upstreams: string[], prefix = "", tls?: ProxyTls): string {
+  let block = readmeProxyBlock();
+  const servers = upstreams.map((u) => `  server ${new URL(u).host};`).join("\n");
+  const replace = (pattern: RegExp, by: string, what: string) => {
+    if (!pattern.test(block)) throw new Error(`server/README.md's nginx block has no ${what}`);
+    block = block.replace(pattern, by);
+  };
+  replace(/^(\s*server [^;{]+;\n)+/m, `${servers}\n`, "upstream server lines");
+  replace(/^(\s*)listen 443 ssl;$/m, tls ? `$1listen ${listen} ssl;` : `$1listen ${listen};`, "`listen 443 ssl;`");
+  replace(/^(\s*)ssl_certificate \S+;$/m, tls ? `$1ssl_certificate ${tls.cert};` : "", "ssl_certificate");
+  replace(/^(\s*)ssl_certificate_key \S+;$/m, tls ? `$1ssl_certificate_key ${tls.key};` : "", "ssl_certificate_key");
   // Temporary files inside the prefix: the compiled-in paths may not be writable.
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
     .map((t) => `  ${t}_temp_path ${prefix}tmp/${t};`)
@@ -48,35 +71,13 @@ events { worker_connections 1024; }
 http {
   access_log off;
 ${temp}
-  client_max_body_size 30m;
-  upstream platform {
-${servers}
-    keepalive 32;
-  }
-  server {
-    listen ${listen};
-    proxy_http_version 1.1;
-    proxy_set_header Connection "";
-    proxy_set_header Host $http_host;
-    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-    proxy_set_header X-Forwarded-Proto $scheme;
-    proxy_buffering off;
-    location / {
-      proxy_pass http://platform;
-    }
-    # nginx refuses TRACE itself (405, an HTML page, no Allow); handing it on lets the platform
-    # answer as it answers every method a path lacks: 405 with Allow and the JSON error body.
-    error_page 405 = @platform;
-    location @platform {
-      proxy_pass http://platform;
-    }
-  }
+${block}
 }
 `;
 }
 
 /** nginx on a free loopback port, round-robin over `upstreams` (http://127.0.0.1:<port> each). */
-export async function startNginx(upstreams: string[]): Promise<Proxy> {
+export async function startNginx(upstreams: string[], tls?: ProxyTls): Promise<Proxy> {
   requireTool("nginx", NGINX);
   const root = mkdtempSync(path.join(tmpdir(), "nginx-test-"));
   // As root, nginx's workers run as nobody: they must reach the temporary folders in the prefix.
@@ -87,7 +88,7 @@ export async function startNginx(upstreams: string[]): Promise<Proxy> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     const conf = path.join(root, "nginx.conf");
-    writeFileSync(conf, proxyConfig(`127.0.0.1:${port}`, upstreams));
+    writeFileSync(conf, proxyConfig(`127.0.0.1:${port}`, upstreams, "", tls));
     const child = spawn(
       "/bin/sh",
       [
@@ -112,7 +113,7 @@ export async function startNginx(upstreams: string[]): Promise<Proxy> {
     );
     child.stderr!.on("data", (c) => (log += c));
     if (await listening(port, child)) {
-      const url = `http://127.0.0.1:${port}`;
+      const url = `${tls ? "https" : "http"}://127.0.0.1:${port}`;
       return {
         url,
         async stop() {
