@@ -53,9 +53,23 @@ export interface SmtpConfig {
   maxMessageBytes: number;
   /** RCPT TO beyond this answers 452 4.5.3 (RFC 5321 asks for at least 100). */
   maxRecipients: number;
+  /** Connections open at once over all clients; one more is answered 421 and closed. */
   maxConnections: number;
+  /**
+   * Connections open at once from one client (an IPv4 address, or an IPv6 /64: one host's
+   * share); one more is answered 421 4.7.0, so one address cannot take every slot.
+   */
+  maxConnectionsPerClient: number;
   /** A connection silent for this long is closed (a stalled DATA stores nothing). */
   idleTimeoutMs: number;
+  /**
+   * The longest a whole connection may last, however busy: a client trickling a byte now and
+   * then never goes idle. At the deadline it gets 421 4.4.2 and is closed; a message whose DATA
+   * had ended is still answered first.
+   */
+  sessionTimeoutMs: number;
+  /** The longest from DATA's 354 to the final dot; past it 421 4.4.2, nothing stored. */
+  dataTimeoutMs: number;
 }
 
 export interface RelayConfig {
@@ -125,7 +139,7 @@ export const defaults: ServerConfig = {
   demo: true,
   logLevel: "info",
   limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100, certificates: 1000, bots: 100 },
-  smtp: { enabled: true, host: "127.0.0.1", port: 2525, maxMessageBytes: 25 * 1024 * 1024, maxRecipients: 100, maxConnections: 200, idleTimeoutMs: 60_000 },
+  smtp: { enabled: true, host: "127.0.0.1", port: 2525, maxMessageBytes: 25 * 1024 * 1024, maxRecipients: 100, maxConnections: 200, maxConnectionsPerClient: 20, idleTimeoutMs: 60_000, sessionTimeoutMs: 30 * 60_000, dataTimeoutMs: 10 * 60_000 },
   relay: { name: "", port: 25, allowLoopback: false },
   certificates: { issuer: "local", acme: { directoryUrl: "", eabKid: "", eabHmacKey: "", caFile: "", email: "", pollMinMs: 1000 } },
   messenger: { apiRoot: "https://api.telegram.org", managerToken: "", timeoutMs: 10_000, linkTtlSeconds: 3600, bulkConcurrency: 5, presets: [] },

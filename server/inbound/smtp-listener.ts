@@ -11,6 +11,7 @@ import type { DeliveredCopy, DeliveryRepository } from "./delivery-repository.ts
 import { parseForIndex, parseMessage, toStoredMessage } from "./parse-message.ts";
 import { recipientRefusal } from "./recipient-check.ts";
 import type { InboundRouteHandler, InboundRoutes } from "./routes.ts";
+import { ConnectionsPerClient, SessionDeadlines, TOO_MANY_FROM_CLIENT } from "./client-limits.ts";
 import { cachedResolve } from "./dns-cache.ts";
 import { loadOrCreateTlsCertificate } from "./tls-certificate.ts";
 import { traceHeaders, type Resolve } from "./trace-headers.ts";
@@ -41,6 +42,12 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
   const { config } = deps;
   const tls = await loadOrCreateTlsCertificate(deps.dataDir, deps.mailHost);
   const resolve = cachedResolve((name, rrtype) => deps.resolver.resolve(name, rrtype));
+  const perClient = new ConnectionsPerClient(config.maxConnectionsPerClient);
+  // A 421 closes the connection (smtp-server does so after sending it); the connection is
+  // found by the id its session carries.
+  const deadlines = new SessionDeadlines({ sessionMs: config.sessionTimeoutMs, dataMs: config.dataTimeoutMs }, (id, text) => {
+    for (const connection of server.connections) if (connection.id === id) connection.send(421, text, false);
+  });
   const server = new SMTPServer({
     name: deps.mailHost,
     banner: "platform inbound mail",
@@ -57,6 +64,15 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
     // Reverse lookups would go to the system resolver and add latency to every connection.
     disableReverseLookup: true,
     logger: false,
+    onConnect(session, callback) {
+      if (!perClient.admit(session.remoteAddress, session.id)) return callback(reply(421, TOO_MANY_FROM_CLIENT));
+      deadlines.start(session.id);
+      callback();
+    },
+    onClose(session) {
+      perClient.release(session.id);
+      deadlines.end(session.id);
+    },
     onRcptTo(address, _session, callback) {
       // A lookup that fails (the database away) is a temporary refusal: the sender tries again.
       checkRecipient(deps, address.address.toLowerCase()).then(
@@ -65,7 +81,17 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
       );
     },
     onData(stream, session, callback) {
-      receive(deps, resolve, stream, session).then(() => callback(null), (error: Error) => callback(error));
+      deadlines.dataStarted(session.id);
+      receive(deps, resolve, stream, session, () => deadlines.dataEnded(session.id)).then(
+        () => callback(null),
+        // Every refusal is a reply chosen here; an unforeseen error is ours and temporary (451),
+        // never smtp-server's default 450 with our internals as its text.
+        (error: Error & { responseCode?: number }) => {
+          if (error.responseCode) return callback(error);
+          deps.log("inbound message failed", { error: error.message });
+          callback(reply(451, "4.3.0 temporary failure, try again later"));
+        },
+      ).finally(() => deadlines.answered(session.id));
     },
   });
   server.on("error", (error) => deps.log("smtp listener error", { error: error.message }));
@@ -94,8 +120,9 @@ async function checkRecipient(deps: SmtpListenerDeps, rcpt: string): Promise<Err
   return refusal && reply(refusal.code, refusal.text);
 }
 
-async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
+async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPServerDataStream, session: SMTPServerSession, dataEnded: () => void): Promise<void> {
   const raw = await readMessage(stream);
+  dataEnded();
   if (stream.sizeExceeded) throw reply(552, `5.3.4 message exceeds the fixed maximum size of ${deps.config.maxMessageBytes} bytes`);
   const recipients = session.envelope.rcptTo.map((r: SMTPServerAddress) => r.address.toLowerCase());
   const receivedAt = new Date(deps.clock.now());
@@ -111,7 +138,7 @@ async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPSer
   }, deps.mailHost, resolve);
   const { routed, local } = await splitByRoute(deps.routes, recipients);
   // Route handlers get mailparser's whole answer; the store needs less (parseForIndex).
-  const parsed = routed.size > 0 ? await parseMessage(traced) : undefined;
+  const parsed = routed.size > 0 ? await parseOrRefuse(deps, () => parseMessage(traced)) : undefined;
   for (const [handler, rcpts] of routed) {
     try {
       await handler({ raw: traced, parsed: parsed!, mailFrom, recipients: rcpts, remoteAddress: session.remoteAddress, receivedAt });
@@ -122,7 +149,7 @@ async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPSer
   }
   if (local.length === 0) return;
 
-  const message = toStoredMessage(traced, parsed ?? (await parseForIndex(traced)), receivedAt.getTime(), local);
+  const message = toStoredMessage(traced, parsed ?? (await parseOrRefuse(deps, () => parseForIndex(traced))), receivedAt.getTime(), local);
   let copies: DeliveredCopy[];
   try {
     copies = await deps.delivery.store(message, local);
@@ -132,6 +159,22 @@ async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPSer
   }
   // The recipients were mailboxes at RCPT TO; deleted since, or a group emptied since.
   if (copies.length === 0 && routed.size === 0) throw reply(550, "5.1.1 no recipient mailbox exists any more");
+}
+
+/**
+ * A message over mailparser's own limits (a MIME node's header over 1 MB, more than 1,000 MIME
+ * parts: mailsplit's EMAXLEN) will be refused the same way on every retry: 552 5.3.4, a
+ * permanent refusal, so the sender bounces it now instead of retrying for days (a bare error
+ * would be smtp-server's default 450). Anything else is ours and temporary: 451.
+ */
+async function parseOrRefuse<T>(deps: SmtpListenerDeps, parse: () => Promise<T>): Promise<T> {
+  try {
+    return await parse();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EMAXLEN") throw reply(552, `5.3.4 message refused: ${(error as Error).message.toLowerCase()}`);
+    deps.log("inbound parse failed", { error: (error as Error).message });
+    throw reply(451, "4.3.0 temporary failure, try again later");
+  }
 }
 
 /** The whole message, or an error when the client went away before the final <CRLF>.<CRLF>. */

@@ -39,3 +39,40 @@ export function rawSmtp(port: number, chunks: (string | Buffer)[], until: RegExp
     socket.on("error", reject);
   });
 }
+
+/**
+ * A raw SMTP client driven step by step, from `localAddress` (127.0.0.2, 127.0.0.3... act as
+ * distinct clients): every reply it got, and whether the server closed it.
+ */
+export class SmtpClient {
+  readonly socket: net.Socket;
+  replies = "";
+  closed = false;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(port: number, localAddress = "127.0.0.1") {
+    this.socket = net.connect({ port, host: "127.0.0.1", localAddress });
+    this.socket.on("data", (d) => {
+      this.replies += d.toString("latin1");
+      this.wake();
+    });
+    this.socket.on("close", () => {
+      this.closed = true;
+      this.wake();
+    });
+    this.socket.on("error", () => undefined);
+  }
+
+  private wake() {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Resolves once `test` holds (checked on every reply and on close). */
+  async until(test: (c: SmtpClient) => boolean): Promise<void> {
+    while (!test(this)) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  write(text: string) {
+    if (!this.socket.destroyed) this.socket.write(text);
+  }
+}
