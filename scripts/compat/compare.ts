@@ -56,7 +56,9 @@ function contextOf(path: (string | number)[], after: Doc, before: Doc): RuleCont
     const schema = resolveAt(after, path.slice(0, -2)) ?? resolveAt(before, path.slice(0, -2));
     extensibleEnum = schema?.["x-extensible-enum"] === true;
   }
-  return { side, key, parentKey, extensibleEnum };
+  // `examples` under a schema's `properties` is a property named so, not an example.
+  const example = rest.some((step, i) => (step === "examples" || step === "example") && rest[i - 1] !== "properties");
+  return { side, key, parentKey, extensibleEnum, example };
 }
 
 /** Follows a diff path through the document, resolving local $refs on the way. */

@@ -15,7 +15,7 @@ const base = (): Doc => ({
         "x-platform-scope": "a:read",
         parameters: [{ name: "limit", in: "query", required: false, schema: { type: "integer", maximum: 100 } }],
         responses: {
-          "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } },
+          "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" }, examples: { one: { value: { id: "t1", status: "a" } } } } } },
           "404": { description: "not found" },
         },
       },
@@ -94,6 +94,8 @@ const cases: [string, "breaking" | "compatible", (d: Doc) => void, string][] = [
   ["max-length-changed", "compatible", (d) => (things(d).NewThing.properties.name.maxLength = 60), "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/properties/name/maxLength"],
   ["maximum-changed", "breaking", (d) => (get(d).parameters[0].schema.maximum = 50), "/paths/~1v1~1things/get/parameters/0/schema/maximum"],
   ["maximum-changed", "compatible", (d) => (get(d).parameters[0].schema.maximum = 500), "/paths/~1v1~1things/get/parameters/0/schema/maximum"],
+  ["example-changed", "compatible", (d) => (get(d).responses["200"].content["application/json"].examples.one.value.size = 3), "/paths/~1v1~1things/get/responses/200/content/application~1json/examples/one/value/size"],
+  ["example-changed", "compatible", (d) => (get(d).responses["200"].content["application/json"].examples.one.value.status = "b"), "/paths/~1v1~1things/get/responses/200/content/application~1json/examples/one/value/status"],
   ["response-property-removed", "breaking", (d) => delete d["x-webhooks"]["thing.done"].post.requestBody.content["application/json"].schema.properties.at, "/paths/~1x-webhooks~1thing.done/post/responses/200/content/application~1json/schema/properties/at"],
   ["response-property-added", "compatible", (d) => (d["x-webhooks"]["thing.done"].post.requestBody.content["application/json"].schema.properties.more = { type: "string" }), "/paths/~1x-webhooks~1thing.done/post/responses/200/content/application~1json/schema/properties/more"],
 ];

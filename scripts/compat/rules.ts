@@ -15,6 +15,8 @@ export interface RuleContext {
   parentKey: string;
   /** True when the enum's schema declares `x-extensible-enum: true` (values may be added). */
   extensibleEnum: boolean;
+  /** True inside a media type's `example`/`examples`: sample values, not what is accepted or sent. */
+  example: boolean;
 }
 
 export interface Rule {
@@ -30,6 +32,10 @@ const constraintKeys = ["maxLength", "minLength", "maximum", "minimum", "exclusi
 
 export const rules: Rule[] = [
   { name: "scope-changed", says: "the operation requires another scope, so existing keys may be refused", when: (_d, c) => c.key === "x-platform-scope", verdict: "breaking" },
+  // An example shows a value; no client parses against it. A new required response field has to
+  // appear in the operation's examples (TypeSpec's warnings are errors), so without this rule no
+  // field could ever be added to an operation that has one.
+  { name: "example-changed", says: "a documentation example changed (not part of what is accepted or sent)", when: (_d, c) => c.example, verdict: "compatible" },
   { name: "operation-removed", says: "an operation clients call is gone", when: (d, c) => c.side === "operation" && d.action === "remove", verdict: "breaking" },
   { name: "operation-added", says: "a new operation", when: (d, c) => c.side === "operation" && d.action === "add", verdict: "compatible" },
   { name: "response-status-removed", says: "clients handling this status never see it again, or see another", when: (d, c) => c.parentKey === "responses" && d.action === "remove", verdict: "breaking" },
