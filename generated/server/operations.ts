@@ -1984,6 +1984,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "rfcMessageId",
         "from",
         "preview",
+        "quarantined",
         "messageId",
         "inReplyTo",
         "references",
@@ -2019,6 +2020,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "preview": {
           "type": "string",
           "description": "The first 200 characters of the text body."
+        },
+        "quarantined": {
+          "type": "boolean",
+          "description": "The message claims a From domain that failed DMARC (no SPF or DKIM pass aligned with it) and\nwhose owner publishes `p=quarantine`, or its From names several domains (DMARC cannot tell\nthe author): treat its sender as unverified. Mail whose domain publishes `p=reject` is\nrefused at SMTP and never stored."
         },
         "messageId": {
           "type": "string",
@@ -2066,7 +2071,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "hasAttachment",
         "rfcMessageId",
         "from",
-        "preview"
+        "preview",
+        "quarantined"
       ],
       "properties": {
         "id": {
@@ -2096,6 +2102,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "preview": {
           "type": "string",
           "description": "The first 200 characters of the text body."
+        },
+        "quarantined": {
+          "type": "boolean",
+          "description": "The message claims a From domain that failed DMARC (no SPF or DKIM pass aligned with it) and\nwhose owner publishes `p=quarantine`, or its From names several domains (DMARC cannot tell\nthe author): treat its sender as unverified. Mail whose domain publishes `p=reject` is\nrefused at SMTP and never stored."
         }
       },
       "description": "A message of a hosted mailbox, as listed."

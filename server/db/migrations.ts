@@ -10,7 +10,7 @@ import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
 import { eventMigrations } from "../events/migrations.ts";
 import { jobMigrations } from "../jobs/migrations.ts";
 import { sealDkimPrivateKeys } from "../maildomains/migrations.ts";
-import { mailboxAddressListIndex, mailboxMessageFilterIndex, mailboxMessageMigrations } from "../mailbox-reading/migrations.ts";
+import { mailboxAddressListIndex, mailboxMessageFilterIndex, mailboxMessageMigrations, mailboxMessageQuarantine } from "../mailbox-reading/migrations.ts";
 import { mailSendingMigrations } from "../mail-sending/migrations.ts";
 import { messengerMigrations } from "../messenger/migrations.ts";
 import { webhookDeliveryMigrations } from "../webhooks/migrations.ts";
@@ -148,6 +148,7 @@ export const migrations: Migration[] = [
   ...certificateMigrations,
   { version: 41, name: "received mail: covering index of the list filters", sql: mailboxMessageFilterIndex },
   { version: 42, name: "received mail: distinct address lists for the from/to filters, narrow time index", sql: mailboxAddressListIndex },
+  { version: 44, name: "received mail: DMARC quarantine mark", sql: mailboxMessageQuarantine },
   ...messengerMigrations,
 ];
 

@@ -20,6 +20,8 @@ export interface StoredMessage {
   hasAttachment: boolean;
   rfcMessageId: string;
   preview: string;
+  /** Its From domain failed DMARC and asks for quarantine (dmarc-policy.ts): shown marked. */
+  quarantined: boolean;
   detail: MessageDetail;
 }
 

@@ -95,6 +95,8 @@ export function toStoredMessage(raw: Buffer, parsed: IndexedParts, receivedMs: n
     hasAttachment: parsed.attachments.some((a) => !a.related),
     rfcMessageId: stripBrackets(messageId),
     preview: preview(text),
+    // The listener's DMARC verdict decides; the bytes alone do not say.
+    quarantined: false,
     detail,
   };
 }

@@ -59,9 +59,9 @@ export class PgDeliveryRepository implements DeliveryRepository {
          ON CONFLICT (mailbox_id) DO UPDATE SET messages = mailbox_message_counts.messages + 1, last_uid = mailbox_message_counts.last_uid + 1
          RETURNING last_uid`, [target.id]);
       await c.query(
-        `INSERT INTO mailbox_messages (mailbox_id, uid, content_id, received_ms, subject, from_json, from_addrs, to_addrs, has_attachment, rfc_message_id, preview)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [target.id, uid, content.id, message.receivedMs, message.subject, JSON.stringify(message.from), fromAddrs, toAddrs, message.hasAttachment, message.rfcMessageId, message.preview],
+        `INSERT INTO mailbox_messages (mailbox_id, uid, content_id, received_ms, subject, from_json, from_addrs, to_addrs, has_attachment, rfc_message_id, preview, quarantined)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [target.id, uid, content.id, message.receivedMs, message.subject, JSON.stringify(message.from), fromAddrs, toAddrs, message.hasAttachment, message.rfcMessageId, message.preview, message.quarantined],
       );
       if (addresses.length) {
         await c.query(

@@ -11,6 +11,7 @@ import type { DeliveredCopy, DeliveryRepository } from "./delivery-repository.ts
 import { parseForIndex, parseMessage, toStoredMessage } from "./parse-message.ts";
 import { recipientRefusal } from "./recipient-check.ts";
 import type { InboundRouteHandler, InboundRoutes } from "./routes.ts";
+import { dmarcAction } from "./dmarc-policy.ts";
 import { ConnectionsPerClient, SessionDeadlines, TOO_MANY_FROM_CLIENT } from "./client-limits.ts";
 import { cachedResolve } from "./dns-cache.ts";
 import { loadOrCreateTlsCertificate } from "./tls-certificate.ts";
@@ -127,7 +128,7 @@ async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPSer
   const recipients = session.envelope.rcptTo.map((r: SMTPServerAddress) => r.address.toLowerCase());
   const receivedAt = new Date(deps.clock.now());
   const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-  const traced = await traceHeaders(raw, {
+  const { raw: traced, dmarc } = await traceHeaders(raw, {
     remoteAddress: session.remoteAddress,
     helo: session.hostNameAppearsAs ?? "",
     mailFrom,
@@ -136,6 +137,8 @@ async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPSer
     sessionId: session.id,
     receivedAt,
   }, deps.mailHost, resolve);
+  const policy = dmarcAction(dmarc);
+  if (policy.action === "reject") throw reply(550, policy.text);
   const { routed, local } = await splitByRoute(deps.routes, recipients);
   // Route handlers get mailparser's whole answer; the store needs less (parseForIndex).
   const parsed = routed.size > 0 ? await parseOrRefuse(deps, () => parseMessage(traced)) : undefined;
@@ -150,6 +153,7 @@ async function receive(deps: SmtpListenerDeps, resolve: Resolve, stream: SMTPSer
   if (local.length === 0) return;
 
   const message = toStoredMessage(traced, parsed ?? (await parseOrRefuse(deps, () => parseForIndex(traced))), receivedAt.getTime(), local);
+  message.quarantined = policy.action === "quarantine";
   let copies: DeliveredCopy[];
   try {
     copies = await deps.delivery.store(message, local);

@@ -97,10 +97,10 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     for (const target of targets) {
       const { uid } = prepare(this.db, "SELECT COALESCE(MAX(uid), 0) + 1 AS uid FROM mailbox_messages WHERE mailbox_id = ?").get(target.id) as { uid: number };
       prepare(this.db,
-        `INSERT INTO mailbox_messages (mailbox_id, uid, content_id, received_ms, subject, from_json, from_addrs, to_addrs, has_attachment, rfc_message_id, preview)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO mailbox_messages (mailbox_id, uid, content_id, received_ms, subject, from_json, from_addrs, to_addrs, has_attachment, rfc_message_id, preview, quarantined)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(target.id, uid, content.id, message.receivedMs, message.subject, JSON.stringify(message.from), fromAddrs, toAddrs,
-        message.hasAttachment ? 1 : 0, message.rfcMessageId, message.preview);
+        message.hasAttachment ? 1 : 0, message.rfcMessageId, message.preview, message.quarantined ? 1 : 0);
       for (const address of addresses) {
         prepare(this.db, "INSERT OR IGNORE INTO mailbox_message_addresses (mailbox_id, address, received_ms, uid) VALUES (?, ?, ?, ?)").run(target.id, address, message.receivedMs, uid);
       }

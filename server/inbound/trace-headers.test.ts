@@ -63,11 +63,11 @@ describe("authenticationInput", () => {
     const signed = Buffer.concat([Buffer.from(signatures), message]);
     expect(authenticationInput(signed)).toBe(signed);
     const envelope = { remoteAddress: "198.51.100.7", helo: "elsewhere", mailFrom: "a@sender.test", recipients: ["b@inbound.test"], secure: false, sessionId: "s1", receivedAt: new Date(0) };
-    const good = (await traceHeaders(signed, envelope, "mx.platform.test", resolve)).toString();
+    const good = (await traceHeaders(signed, envelope, "mx.platform.test", resolve)).raw.toString();
     expect(good).toMatch(/dkim=pass/);
     expect(good).toMatch(/dmarc=pass/);
     const tampered = Buffer.from(signed.toString().replace("Lorem", "Lorem!"));
-    const bad = (await traceHeaders(tampered, envelope, "mx.platform.test", resolve)).toString();
+    const bad = (await traceHeaders(tampered, envelope, "mx.platform.test", resolve)).raw.toString();
     expect(bad).toMatch(/dkim=neutral \(body hash did not verify\)|dkim=fail/);
     expect(bad).toMatch(/dmarc=fail/);
   });

@@ -4,7 +4,7 @@
 // a global key). A sender cannot forge our verdict: Authentication-Results already carrying our
 // host name as authserv-id are renamed (RFC 8601 §5).
 import { randomBytes } from "node:crypto";
-import { authenticate } from "mailauth";
+import { authenticate, dmarc as verifyDmarc } from "mailauth";
 
 export interface Envelope {
   remoteAddress: string;
@@ -18,9 +18,29 @@ export interface Envelope {
 
 export type Resolve = (name: string, rrtype: string) => Promise<unknown>;
 
-export async function traceHeaders(raw: Buffer, envelope: Envelope, mailHost: string, resolve: Resolve): Promise<Buffer> {
+/**
+ * mailauth's DMARC verdict on the From domain, what the listener acts on (dmarc-policy.ts):
+ * `result` as in Authentication-Results; `policy` the one its domain asks to apply (p, sp or
+ * np, after t=y); `skipped` when DMARC could not be evaluated because From names no single
+ * domain (RFC 9989 §5.3.1: several From fields, several domains, none).
+ */
+export interface DmarcVerdict {
+  result: "pass" | "fail" | "none" | "temperror" | "permerror" | "skipped";
+  domain?: string;
+  policy?: string;
+  /** Why DMARC was skipped, in mailauth's words (`multiple-author-domains`, ...). */
+  reason?: string;
+}
+
+export interface Traced {
+  raw: Buffer;
+  dmarc: DmarcVerdict;
+}
+
+export async function traceHeaders(raw: Buffer, envelope: Envelope, mailHost: string, resolve: Resolve): Promise<Traced> {
   const cleaned = renameForgedResults(raw, mailHost);
   let authentication: string;
+  let dmarc: DmarcVerdict = { result: "none" };
   try {
     const result = await authenticate(authenticationInput(cleaned), {
       ip: envelope.remoteAddress,
@@ -32,13 +52,53 @@ export async function traceHeaders(raw: Buffer, envelope: Envelope, mailHost: st
       disableBimi: true,
     });
     authentication = result.headers;
+    dmarc = await dmarcVerdict(result as unknown as MailauthResult, resolve);
   } catch {
     // A message mailauth cannot read at all is still stored; say that nothing was verified.
     authentication = `Authentication-Results: ${mailHost}; none\r\n`;
   }
   const lines = [received(envelope, mailHost), authentication.replace(/\r?\n/g, "\r\n").replace(/(\r\n)?$/, "\r\n")];
   if (!hasHeader(cleaned, "message-id")) lines.push(`Message-ID: <${randomBytes(12).toString("hex")}@${mailHost}>\r\n`);
-  return Buffer.concat([Buffer.from(lines.join(""), "utf8"), cleaned]);
+  return { raw: Buffer.concat([Buffer.from(lines.join(""), "utf8"), cleaned]), dmarc };
+}
+
+interface MailauthDmarcResponse {
+  status: { result: string; header?: { from?: string } };
+  domain?: string;
+  policy?: string;
+}
+
+interface MailauthResult {
+  dmarc: false | MailauthDmarcResponse;
+  dmarcSkipReason?: string;
+  spf?: false | { status: { result: string }; domain?: string };
+  dkim?: { headerFrom?: string[]; results?: { id?: string; signingDomain: string; status: { result: string } }[] };
+}
+
+/** More author domains than this are not looked up one by one (a From of 1,000 domains). */
+const MAX_AUTHOR_DOMAINS = 5;
+
+async function dmarcVerdict(result: MailauthResult, resolve: Resolve): Promise<DmarcVerdict> {
+  if (result.dmarc) return fromResponse(result.dmarc);
+  if (!result.dmarcSkipReason) return { result: "none" };
+  // mailauth does not evaluate a From of several domains (RFC 9989 §5.3.1). Each is evaluated
+  // here on its own, with the message's SPF and DKIM passes: a domain among them that fails
+  // with p=reject rejects the message, or `From: ceo@bank, x@elsewhere` would walk past the
+  // bank's policy. Otherwise the message stays "skipped" (dmarc-policy.ts marks it).
+  const skipped: DmarcVerdict = { result: "skipped", reason: result.dmarcSkipReason };
+  const domains = [...new Set((result.dkim?.headerFrom ?? []).map((a) => a.slice(a.lastIndexOf("@") + 1).toLowerCase()).filter(Boolean))];
+  const spfDomains = result.spf && result.spf.status.result === "pass" && result.spf.domain ? [result.spf.domain] : [];
+  const dkimDomains = (result.dkim?.results ?? []).filter((r) => r.status.result === "pass").map((r) => ({ id: r.id, domain: r.signingDomain }));
+  for (const domain of domains.slice(0, MAX_AUTHOR_DOMAINS)) {
+    const response = (await verifyDmarc({ headerFrom: `postmaster@${domain}`, spfDomains, dkimDomains, resolver: resolve } as never).catch(() => false)) as false | MailauthDmarcResponse;
+    if (response && response.status.result === "fail" && response.policy === "reject") return { ...fromResponse(response), domain, reason: result.dmarcSkipReason };
+  }
+  return skipped;
+}
+
+function fromResponse(response: MailauthDmarcResponse): DmarcVerdict {
+  const { status, policy } = response;
+  return { result: status.result as DmarcVerdict["result"], domain: status.header?.from ?? response.domain, ...(policy ? { policy } : {}) };
 }
 
 function received(e: Envelope, mailHost: string): string {

@@ -38,6 +38,7 @@ const summary = (m: MessageSummaryRecord) => ({
   rfcMessageId: m.rfcMessageId,
   from: m.from,
   preview: m.preview,
+  quarantined: m.quarantined,
 });
 
 /**

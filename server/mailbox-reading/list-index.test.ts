@@ -8,6 +8,7 @@
 import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaults } from "../config.ts";
 import { migrations, runMigrations } from "../db/migrations.ts";
 import { addressList } from "../inbound/sqlite-delivery-repository.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
@@ -19,7 +20,8 @@ let t: Tenant;
 let mailbox: string;
 
 beforeAll(async () => {
-  p = await startTestPlatform({}, { runWorker: false });
+  // 24 senders at once below, all from 127.0.0.1: one address over the per-client share (decision I1).
+  p = await startTestPlatform({ smtp: { ...defaults.smtp, port: 0, maxConnectionsPerClient: 30 } }, { runWorker: false });
   t = await p.newTenant("list-index", { rateLimit: 1_000_000_000 });
   mailbox = (await t.api("POST", "/v1/mailboxes", { name: "indexed", domain: t.domain, password: "correct horse" })).body.id;
 });

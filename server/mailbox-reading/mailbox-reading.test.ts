@@ -56,6 +56,7 @@ describe("list", () => {
       rfcMessageId: "inv7@Shop.test",
       from: [{ email: "billing@shop.test", name: "Billing" }],
       preview: "Please find attached the invoice.",
+      quarantined: false,
     });
     expect(page.messages[0].preview).toHaveLength(200);
   });

@@ -27,6 +27,8 @@ export interface MessageSummaryRecord {
   rfcMessageId: string;
   from: Address[];
   preview: string;
+  /** Its From domain failed DMARC with policy quarantine (decision I3). */
+  quarantined: boolean;
 }
 
 export interface MessageRecord extends MessageSummaryRecord {

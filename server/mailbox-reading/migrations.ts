@@ -122,3 +122,9 @@ CREATE INDEX mailbox_messages_to ON mailbox_messages (mailbox_id, to_addrs, rece
 CREATE INDEX mailbox_messages_newest ON mailbox_messages (mailbox_id, received_ms, uid);
 DROP INDEX mailbox_messages_filter;
 `;
+
+// Its From domain failed DMARC with policy quarantine (decision I3): the copy is shown marked.
+// A column of the copy row, as the list shows it; every message before this version had none.
+export const mailboxMessageQuarantine = `
+ALTER TABLE mailbox_messages ADD COLUMN quarantined INTEGER NOT NULL DEFAULT 0;
+`;

@@ -83,4 +83,10 @@ export const mailboxMessagePgMigrations: PgMigration[] = [
         RETURN NULL;
       END $$;`,
   },
+  {
+    // Its From domain failed DMARC with policy quarantine (decision I3); as SQLite's 44.
+    version: 44,
+    name: "received mail: DMARC quarantine mark",
+    sql: "ALTER TABLE mailbox_messages ADD COLUMN quarantined BOOLEAN NOT NULL DEFAULT false;",
+  },
 ];

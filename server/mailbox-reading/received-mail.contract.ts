@@ -17,7 +17,7 @@ const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);
 let domains = 0;
 let ids = 0;
 
-export function received(over: { from?: string[]; to?: string[]; receivedMs?: number; subject?: string; hasAttachment?: boolean; rfcMessageId?: string; raw?: Buffer } = {}): StoredMessage {
+export function received(over: { from?: string[]; to?: string[]; receivedMs?: number; subject?: string; hasAttachment?: boolean; rfcMessageId?: string; raw?: Buffer; quarantined?: boolean } = {}): StoredMessage {
   const from = (over.from ?? ["alice@example.org"]).map((email) => ({ email, name: email.split("@")[0] }));
   const to = over.to ?? ["bob@example.org"];
   const rfcMessageId = over.rfcMessageId ?? `m${++ids}@example.org`;
@@ -30,6 +30,7 @@ export function received(over: { from?: string[]; to?: string[]; receivedMs?: nu
     hasAttachment: over.hasAttachment ?? false,
     rfcMessageId,
     preview: "body",
+    quarantined: over.quarantined ?? false,
     detail: { messageId: rfcMessageId, inReplyTo: [], references: ["<r1@example.org>"], to: to.map((email) => ({ email })), text: "body", html: null, headers: [{ name: "Subject", value: over.subject ?? "Hi" }] },
   };
 }
@@ -110,11 +111,21 @@ export function describeReceivedMailStorage(backend: BackendName, make: (c: Conn
       const m = received({ subject: "Report", hasAttachment: true, from: ["Zed@Example.org"] });
       const [copy] = await s.delivery.store(m, [t.address("ann")]);
       expect(await s.messages.get(t.idOf.ann, copy.uid)).toEqual({
-        uid: copy.uid, subject: "Report", receivedMs: T0, hasAttachment: true, rfcMessageId: m.rfcMessageId, from: m.from, preview: "body", detail: m.detail,
+        uid: copy.uid, subject: "Report", receivedMs: T0, hasAttachment: true, rfcMessageId: m.rfcMessageId, from: m.from, preview: "body", quarantined: false, detail: m.detail,
       });
       expect(await s.messages.get(t.idOf.ben, copy.uid)).toBeUndefined();
       expect(await s.messages.get(t.idOf.ann, 99)).toBeUndefined();
       expect(await s.messages.get(t.idOf.ann, 2 ** 40)).toBeUndefined();
+    });
+
+    it("keeps the DMARC quarantine mark of each message, in the list and the message", async () => {
+      const t = await setup(["ann"]);
+      const [plain] = await s.delivery.store(received({ subject: "plain" }), [t.address("ann")]);
+      const [marked] = await s.delivery.store(received({ subject: "forged", quarantined: true, receivedMs: T0 + 1000 }), [t.address("ann")]);
+      const list = await s.messages.list(t.idOf.ann, { limit: 50, offset: 0 });
+      expect(list.messages.map((m) => [m.subject, m.quarantined])).toEqual([["forged", true], ["plain", false]]);
+      expect((await s.messages.get(t.idOf.ann, marked.uid))!.quarantined).toBe(true);
+      expect((await s.messages.get(t.idOf.ann, plain.uid))!.quarantined).toBe(false);
     });
 
     it("lists newest first (uid breaks ties), pages, and counts the total", async () => {

@@ -17,9 +17,10 @@ interface SummaryRow {
   rfc_message_id: string;
   from_json: string;
   preview: string;
+  quarantined: number;
 }
 
-const SUMMARY = "uid, subject, received_ms, has_attachment, rfc_message_id, from_json, preview";
+const SUMMARY = "uid, subject, received_ms, has_attachment, rfc_message_id, from_json, preview, quarantined";
 const NEWEST_FIRST = "ORDER BY received_ms DESC, uid DESC";
 
 const toSummary = (r: SummaryRow): MessageSummaryRecord => ({
@@ -30,6 +31,7 @@ const toSummary = (r: SummaryRow): MessageSummaryRecord => ({
   rfcMessageId: r.rfc_message_id,
   from: JSON.parse(r.from_json),
   preview: r.preview,
+  quarantined: r.quarantined === 1,
 });
 
 /**

@@ -9,6 +9,8 @@ export interface MessageSummary {
   from: string;
   receivedAt: string;
   preview: string;
+  /** Its From domain failed DMARC asking for quarantine (decision I3): the sender is unverified. */
+  quarantined: boolean;
 }
 
 export interface MessageView extends MessageSummary {
@@ -35,6 +37,7 @@ export function mailboxMessageStore(messages: MessageRepository): MessageStore {
         from: m.from.map(show).join(", "),
         receivedAt: new Date(m.receivedMs).toISOString(),
         preview: m.preview,
+        quarantined: m.quarantined,
       }));
     },
     async get(mailboxId, id) {
@@ -47,6 +50,7 @@ export function mailboxMessageStore(messages: MessageRepository): MessageStore {
         from: m.from.map(show).join(", "),
         receivedAt: new Date(m.receivedMs).toISOString(),
         preview: m.preview,
+        quarantined: m.quarantined,
         to: m.detail.to.map(show),
         text: m.detail.text,
         html: m.detail.html,

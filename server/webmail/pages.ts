@@ -84,7 +84,7 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
     const list = await deps.messages.list(s.mailboxId, 50);
     const rows = list.length
       ? `<table><thead><tr><th>From</th><th>Subject</th><th>Received</th></tr></thead><tbody>${list
-          .map((m) => `<tr class="message"><td>${escapeHtml(m.from)}</td><td><a href="/webmail/messages/${encodeURIComponent(m.id)}">${escapeHtml(m.subject)}</a></td><td>${escapeHtml(m.receivedAt)}</td></tr>`)
+          .map((m) => `<tr class="message${m.quarantined ? " quarantined" : ""}"><td>${escapeHtml(m.from)}${m.quarantined ? QUARANTINE_TAG : ""}</td><td><a href="/webmail/messages/${encodeURIComponent(m.id)}">${escapeHtml(m.subject)}</a></td><td>${escapeHtml(m.receivedAt)}</td></tr>`)
           .join("")}</tbody></table>`
       : `<p id="empty">No messages yet.</p>`;
     return html(reply, 200, `Inbox - ${s.email}`, `${header(s.email)}<main><h1>Inbox</h1>${rows}</main>`);
@@ -97,7 +97,8 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
     const m = await deps.messages.get(s.mailboxId, id);
     if (!m) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such message</h1><p><a href="/webmail">Back to the inbox</a></p></main>`);
     const showImages = (request.query as { images?: string }).images === "1";
-    const meta = `<p id="meta">From <span id="from">${escapeHtml(m.from)}</span> to <span id="to">${escapeHtml(m.to.join(", "))}</span>, ${escapeHtml(m.receivedAt)}</p>`;
+    const warning = m.quarantined ? QUARANTINE_WARNING : "";
+    const meta = `${warning}<p id="meta">From <span id="from">${escapeHtml(m.from)}</span> to <span id="to">${escapeHtml(m.to.join(", "))}</span>, ${escapeHtml(m.receivedAt)}</p>`;
     return html(reply, 200, m.subject, `${header(s.email)}<main><p><a href="/webmail">Inbox</a></p><h1 id="subject">${escapeHtml(m.subject)}</h1>${meta}${messageBody(m, id, showImages)}</main>`,
       showImages ? CSP_WITH_IMAGES : CSP);
   });
@@ -108,6 +109,13 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
     return reply.code(303).header("set-cookie", cookie("", 0)).header("location", "/webmail").send();
   });
 }
+
+// A message whose From domain failed DMARC and asks for quarantine (decision I3): whoever sent it
+// could not show the right to that domain's name, so the page says so before the sender's name.
+const QUARANTINE_TAG = ` <strong class="quarantine-tag" title="Sender not verified">Unverified sender</strong>`;
+const QUARANTINE_WARNING =
+  `<p id="quarantine-warning" role="alert">Warning: this message was not verified as coming from the domain in its From address ` +
+  `(it failed DMARC, and that domain asks for such mail to be treated as suspicious). It may be forged: do not trust its sender, links or requests.</p>`;
 
 function header(email: string): string {
   return `<header><span id="mailbox">${escapeHtml(email)}</span><form method="post" action="/webmail/logout"><button id="logout" type="submit">Log out</button></form></header>`;

@@ -1547,6 +1547,13 @@ export interface components {
             messageId: string;
             /** @description The first 200 characters of the text body. */
             preview: string;
+            /**
+             * @description The message claims a From domain that failed DMARC (no SPF or DKIM pass aligned with it) and
+             *     whose owner publishes `p=quarantine`, or its From names several domains (DMARC cannot tell
+             *     the author): treat its sender as unverified. Mail whose domain publishes `p=reject` is
+             *     refused at SMTP and never stored.
+             */
+            quarantined: boolean;
             /** Format: date-time */
             receivedAt: string;
             /** @description Message-IDs of the References header. */
@@ -1565,6 +1572,13 @@ export interface components {
             id: components["schemas"]["ResourceId"];
             /** @description The first 200 characters of the text body. */
             preview: string;
+            /**
+             * @description The message claims a From domain that failed DMARC (no SPF or DKIM pass aligned with it) and
+             *     whose owner publishes `p=quarantine`, or its From names several domains (DMARC cannot tell
+             *     the author): treat its sender as unverified. Mail whose domain publishes `p=reject` is
+             *     refused at SMTP and never stored.
+             */
+            quarantined: boolean;
             /** Format: date-time */
             receivedAt: string;
             /** @description The RFC Message-ID without angle brackets: the message's global key. */
