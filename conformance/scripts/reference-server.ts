@@ -209,6 +209,9 @@ export async function startReference(): Promise<Reference> {
     operations: {
       listMailboxMessages: { values: { id: reading.mailboxId } },
       getMailboxMessage: { values: { id: reading.mailboxId, msgId: reading.messageIds[0] } },
+      // The first fixture message carries one attachment (a.txt).
+      getMailboxMessageAttachment: { values: { id: reading.mailboxId, msgId: reading.messageIds[0], attachmentId: "1" } },
+      getMailboxMessageRaw: { values: { id: reading.mailboxId, msgId: reading.messageIds[0] } },
       findMailboxMessage: { values: { id: reading.mailboxId, value: `<${reading.rfcMessageIds[0]}>` } },
       redeliverWebhookDelivery: { values: { id: hook.id, deliveryId: deliveries.deliveries[0].id } },
       // Business rules of sending the schema cannot state (decisions S5, S14, S15): an unknown

@@ -28,6 +28,8 @@ export type DeleteMailboxOperation = paths["/v1/mailboxes/{id}"]["delete"];
 export type ListMailboxMessagesOperation = paths["/v1/mailboxes/{id}/messages"]["get"];
 export type FindMailboxMessageOperation = paths["/v1/mailboxes/{id}/messages/by-message-id"]["get"];
 export type GetMailboxMessageOperation = paths["/v1/mailboxes/{id}/messages/{msgId}"]["get"];
+export type GetMailboxMessageAttachmentOperation = paths["/v1/mailboxes/{id}/messages/{msgId}/attachments/{attachmentId}"]["get"];
+export type GetMailboxMessageRawOperation = paths["/v1/mailboxes/{id}/messages/{msgId}/raw"]["get"];
 export type SetMailboxSharedOperation = paths["/v1/mailboxes/{id}/shared"]["post"];
 export type ListMailDomainsOperation = paths["/v1/maildomains"]["get"];
 export type CreateMailDomainOperation = paths["/v1/maildomains"]["post"];
@@ -122,6 +124,10 @@ export interface MailboxReadingHandlers<Auth = unknown> {
   findMailboxMessage: Handler<FindMailboxMessageOperation, Auth>;
   /** GET /v1/mailboxes/{id}/messages/{msgId} (scope mail:read) */
   getMailboxMessage: Handler<GetMailboxMessageOperation, Auth>;
+  /** GET /v1/mailboxes/{id}/messages/{msgId}/attachments/{attachmentId} (scope mail:read) */
+  getMailboxMessageAttachment: Handler<GetMailboxMessageAttachmentOperation, Auth>;
+  /** GET /v1/mailboxes/{id}/messages/{msgId}/raw (scope mail:read) */
+  getMailboxMessageRaw: Handler<GetMailboxMessageRawOperation, Auth>;
 }
 
 /** Operations tagged "Mail domains". */

@@ -1946,6 +1946,41 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       ],
       "description": "`transactional` is not blocked by unsubscribes or complaints; a hard failure applies in both."
     },
+    "MailboxAttachment": {
+      "type": "object",
+      "required": [
+        "id",
+        "filename",
+        "contentType",
+        "size",
+        "inline"
+      ],
+      "properties": {
+        "id": {
+          "$ref": "components.json#/$defs/ResourceId",
+          "description": "Its number inside the message: 1, 2, 3... in the order of the MIME parts."
+        },
+        "filename": {
+          "type": "string",
+          "description": "The file name the sender gave; `attachment-<id>` when it gave none."
+        },
+        "contentType": {
+          "type": "string",
+          "description": "The media type the sender declared, lower case, without parameters."
+        },
+        "size": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 0,
+          "description": "Size in bytes, decoded (what the download answers)."
+        },
+        "inline": {
+          "type": "boolean",
+          "description": "True for a part the HTML body shows itself (an image referenced by `cid:`)."
+        }
+      },
+      "description": "An attachment of a received message (decision M9)."
+    },
     "MailboxEntry": {
       "type": "object",
       "required": [
@@ -1990,7 +2025,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "references",
         "to",
         "text",
-        "headers"
+        "headers",
+        "attachments"
       ],
       "properties": {
         "id": {
@@ -2058,6 +2094,13 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
             "$ref": "components.json#/$defs/Header"
           },
           "description": "All raw headers, in order."
+        },
+        "attachments": {
+          "type": "array",
+          "items": {
+            "$ref": "components.json#/$defs/MailboxAttachment"
+          },
+          "description": "The message's attachments, in the order of its MIME parts; each is downloaded by its `id`\n(`GET .../messages/{msgId}/attachments/{attachmentId}`), the whole message as `.../raw`."
         }
       },
       "description": "A whole message of a hosted mailbox."
@@ -4335,6 +4378,100 @@ export const operations: readonly OperationSpec[] = [
         "200": {
           "$ref": "components.json#/$defs/MailboxMessage"
         },
+        "400": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "401": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getMailboxMessageAttachment",
+    "tag": "Mailbox reading",
+    "method": "GET",
+    "path": "/v1/mailboxes/{id}/messages/{msgId}/attachments/{attachmentId}",
+    "url": "/v1/mailboxes/:id/messages/:msgId/attachments/:attachmentId",
+    "scope": "mail:read",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "$ref": "components.json#/$defs/ResourceId"
+          },
+          "msgId": {
+            "$ref": "components.json#/$defs/ResourceId"
+          },
+          "attachmentId": {
+            "$ref": "components.json#/$defs/ResourceId"
+          }
+        },
+        "required": [
+          "id",
+          "msgId",
+          "attachmentId"
+        ]
+      },
+      "response": {
+        "400": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "401": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "getMailboxMessageRaw",
+    "tag": "Mailbox reading",
+    "method": "GET",
+    "path": "/v1/mailboxes/{id}/messages/{msgId}/raw",
+    "url": "/v1/mailboxes/:id/messages/:msgId/raw",
+    "scope": "mail:read",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "$ref": "components.json#/$defs/ResourceId"
+          },
+          "msgId": {
+            "$ref": "components.json#/$defs/ResourceId"
+          }
+        },
+        "required": [
+          "id",
+          "msgId"
+        ]
+      },
+      "response": {
         "400": {
           "$ref": "components.json#/$defs/ErrorBody"
         },

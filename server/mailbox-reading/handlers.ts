@@ -1,4 +1,5 @@
-// The three reading operations of a hosted mailbox (seed §4 "Mailbox reading", decisions M1-M3).
+// The reading operations of a hosted mailbox (the seed's three, and the attachment and raw
+// downloads of decision M9) (seed §4 "Mailbox reading", decisions M1-M3).
 // A mailbox of another project, a group's id or an unknown id is 404 like everywhere else; a
 // message id is the message's number inside this mailbox, so another mailbox's id is 404 too.
 import type { MailboxReadingHandlers } from "../../generated/server/handlers.ts";
@@ -7,7 +8,10 @@ import type { AuthContext } from "../auth/auth-context.ts";
 import { notFound } from "../http/errors.ts";
 import { stripBrackets } from "../inbound/parse-message.ts";
 import type { MailboxRepository } from "../mailboxes/mailbox-repository.ts";
+import { sendDownload } from "../http/download.ts";
+import { listAttachments, readAttachment } from "./attachments.ts";
 import type { MessageRepository, MessageSummaryRecord, Range } from "./message-repository.ts";
+
 
 export interface MailboxReadingDeps {
   mailboxes: MailboxRepository;
@@ -59,6 +63,14 @@ export function mailboxReadingHandlers(deps: MailboxReadingDeps): MailboxReading
     return mailbox;
   }
 
+  async function rawOf(projectId: string, id: string, msgId: string): Promise<Buffer> {
+    const mailbox = await mailboxOf(projectId, id);
+    const uid = /^[1-9]\d{0,14}$/.test(msgId) ? Number(msgId) : undefined;
+    const raw = uid === undefined ? undefined : await deps.messages.getRaw(mailbox.id, uid);
+    if (!raw) throw notFound(`message ${msgId} in mailbox ${id}`);
+    return raw;
+  }
+
   return {
     async listMailboxMessages({ params, query, auth }) {
       const mailbox = await mailboxOf(auth.projectId, params.id);
@@ -82,7 +94,24 @@ export function mailboxReadingHandlers(deps: MailboxReadingDeps): MailboxReading
       const m = uid === undefined ? undefined : await deps.messages.get(mailbox.id, uid);
       if (!m) throw notFound(`message ${params.msgId} in mailbox ${params.id}`);
       const { messageId, inReplyTo, references, to, text, headers } = m.detail;
-      return { ...summary(m), messageId, inReplyTo, references, to, text, headers };
+      const raw = await deps.messages.getRaw(mailbox.id, m.uid);
+      const attachments = raw ? await listAttachments(raw) : [];
+      return { ...summary(m), messageId, inReplyTo, references, to, text, headers, attachments };
+    },
+
+    async getMailboxMessageAttachment({ params, auth, reply }) {
+      const raw = await rawOf(auth.projectId, params.id, params.msgId);
+      const file = await readAttachment(raw, params.attachmentId);
+      if (!file) throw notFound(`attachment ${params.attachmentId} of message ${params.msgId} in mailbox ${params.id}`);
+      // Never the sender's type: a received file is not rendered on this origin (decision M9).
+      sendDownload(reply, "application/octet-stream", file.filename, file.content);
+      return reply as never;
+    },
+
+    async getMailboxMessageRaw({ params, auth, reply }) {
+      const raw = await rawOf(auth.projectId, params.id, params.msgId);
+      sendDownload(reply, "message/rfc822", `${params.msgId}.eml`, raw);
+      return reply as never;
     },
 
     async findMailboxMessage({ params, query, auth }) {

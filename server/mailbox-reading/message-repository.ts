@@ -51,5 +51,7 @@ export interface LookupResult {
 export interface MessageRepository {
   list(mailboxId: string, filter: ListFilter): Promise<{ messages: MessageSummaryRecord[]; total: number }>;
   get(mailboxId: string, uid: number): Promise<MessageRecord | undefined>;
+  /** The message's bytes as stored (RFC 5322, with the trace headers added at receipt). */
+  getRaw(mailboxId: string, uid: number): Promise<Buffer | undefined>;
   findByMessageId(mailboxId: string, rfcMessageId: string, range: Range): Promise<LookupResult>;
 }

@@ -106,6 +106,13 @@ export class PgMessageRepository implements MessageRepository {
     return row && { ...toSummary(row), detail: JSON.parse(row.detail) as MessageDetail };
   }
 
+  async getRaw(mailboxId: string, uid: number): Promise<Buffer | undefined> {
+    if (!isUid(uid)) return undefined;
+    const [row] = await this.db.query<{ raw: Buffer }>(
+      "SELECT c.raw FROM mailbox_messages m JOIN message_contents c ON c.id = m.content_id WHERE m.mailbox_id = $1 AND m.uid = $2", [mailboxId, uid]);
+    return row?.raw;
+  }
+
   async findByMessageId(mailboxId: string, rfcMessageId: string, range: Range): Promise<LookupResult> {
     const w = where(mailboxId, range);
     const n = w.params.length;

@@ -202,6 +202,13 @@ export class SqliteMessageRepository implements MessageRepository {
     return row && { ...toSummary(row), detail: JSON.parse(row.detail) as MessageDetail };
   }
 
+  async getRaw(mailboxId: string, uid: number): Promise<Buffer | undefined> {
+    const row = prepare(this.db,
+      "SELECT c.raw FROM mailbox_messages m JOIN message_contents c ON c.id = m.content_id WHERE m.mailbox_id = ? AND m.uid = ?",
+    ).get(mailboxId, uid) as { raw: Uint8Array } | undefined;
+    return row && Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength);
+  }
+
   async findByMessageId(mailboxId: string, rfcMessageId: string, range: Range): Promise<LookupResult> {
     const w = where(mailboxId, range);
     const exact = prepare(this.db,

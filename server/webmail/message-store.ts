@@ -1,6 +1,7 @@
 // What the webmail pages read mail from: the mailbox's received mail (server/mailbox-reading),
 // shaped for display. HTML bodies are passed as received; pages sanitize them (safe-html.ts).
 import type { Address } from "../inbound/parse-message.ts";
+import { listAttachments, readAttachment, type AttachmentFile, type AttachmentInfo } from "../mailbox-reading/attachments.ts";
 import type { MessageRepository } from "../mailbox-reading/message-repository.ts";
 
 export interface MessageSummary {
@@ -18,12 +19,18 @@ export interface MessageView extends MessageSummary {
   text: string;
   /** The HTML body as received, unsafe; null for a text-only message. */
   html: string | null;
+  attachments: AttachmentInfo[];
 }
 
 export interface MessageStore {
   list(mailboxId: string, limit: number): Promise<MessageSummary[]>;
   get(mailboxId: string, id: string): Promise<MessageView | undefined>;
+  attachment(mailboxId: string, id: string, attachmentId: string): Promise<AttachmentFile | undefined>;
+  /** The message as received (an .eml file). */
+  raw(mailboxId: string, id: string): Promise<Buffer | undefined>;
 }
+
+const uidOf = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined);
 
 const show = (a: Address) => (a.name ? `${a.name} <${a.email}>` : a.email);
 
@@ -41,9 +48,10 @@ export function mailboxMessageStore(messages: MessageRepository): MessageStore {
       }));
     },
     async get(mailboxId, id) {
-      if (!/^[1-9]\d{0,14}$/.test(id)) return undefined;
-      const m = await messages.get(mailboxId, Number(id));
+      const uid = uidOf(id);
+      const m = uid === undefined ? undefined : await messages.get(mailboxId, uid);
       if (!m) return undefined;
+      const raw = await messages.getRaw(mailboxId, m.uid);
       return {
         id,
         subject: m.subject,
@@ -54,7 +62,16 @@ export function mailboxMessageStore(messages: MessageRepository): MessageStore {
         to: m.detail.to.map(show),
         text: m.detail.text,
         html: m.detail.html,
+        attachments: raw ? await listAttachments(raw) : [],
       };
+    },
+    async attachment(mailboxId, id, attachmentId) {
+      const raw = await this.raw(mailboxId, id);
+      return raw && readAttachment(raw, attachmentId);
+    },
+    async raw(mailboxId, id) {
+      const uid = uidOf(id);
+      return uid === undefined ? undefined : messages.getRaw(mailboxId, uid);
     },
   };
 }

@@ -3,6 +3,7 @@
 // from the project's application (a top-level navigation) sign in, while cross-site POSTs carry no
 // cookie. Being HttpOnly, no script can read it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { sendDownload } from "../http/download.ts";
 import type { Clock } from "../jobs/clock.ts";
 import { escapeHtml, page } from "./html.ts";
 import type { MessageStore, MessageView } from "./message-store.ts";
@@ -99,8 +100,27 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
     const showImages = (request.query as { images?: string }).images === "1";
     const warning = m.quarantined ? QUARANTINE_WARNING : "";
     const meta = `${warning}<p id="meta">From <span id="from">${escapeHtml(m.from)}</span> to <span id="to">${escapeHtml(m.to.join(", "))}</span>, ${escapeHtml(m.receivedAt)}</p>`;
-    return html(reply, 200, m.subject, `${header(s.email)}<main><p><a href="/webmail">Inbox</a></p><h1 id="subject">${escapeHtml(m.subject)}</h1>${meta}${messageBody(m, id, showImages)}</main>`,
+    return html(reply, 200, m.subject, `${header(s.email)}<main><p><a href="/webmail">Inbox</a></p><h1 id="subject">${escapeHtml(m.subject)}</h1>${meta}${messageBody(m, id, showImages)}${attachmentList(m, id)}</main>`,
       showImages ? CSP_WITH_IMAGES : CSP);
+  });
+
+  // Downloads only (sendDownload): a received file never renders on this origin (decision M9).
+  app.get("/webmail/messages/:id/attachments/:attachmentId", async (request, reply) => {
+    const s = await session(request);
+    if (!s) return html(reply, 401, "Webmail", `<main><h1>Not signed in</h1></main>`);
+    const { id, attachmentId } = request.params as { id: string; attachmentId: string };
+    const file = await deps.messages.attachment(s.mailboxId, id, attachmentId);
+    if (!file) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such attachment</h1></main>`);
+    return sendDownload(reply, "application/octet-stream", file.filename, file.content);
+  });
+
+  app.get("/webmail/messages/:id/raw", async (request, reply) => {
+    const s = await session(request);
+    if (!s) return html(reply, 401, "Webmail", `<main><h1>Not signed in</h1></main>`);
+    const id = (request.params as { id: string }).id;
+    const raw = await deps.messages.raw(s.mailboxId, id);
+    if (!raw) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such message</h1></main>`);
+    return sendDownload(reply, "message/rfc822", `${id}.eml`, raw);
   });
 
   app.post("/webmail/logout", async (request, reply) => {
@@ -116,6 +136,21 @@ const QUARANTINE_TAG = ` <strong class="quarantine-tag" title="Sender not verifi
 const QUARANTINE_WARNING =
   `<p id="quarantine-warning" role="alert">Warning: this message was not verified as coming from the domain in its From address ` +
   `(it failed DMARC, and that domain asks for such mail to be treated as suspicious). It may be forged: do not trust its sender, links or requests.</p>`;
+
+function attachmentList(m: MessageView, id: string): string {
+  const base = `/webmail/messages/${encodeURIComponent(id)}`;
+  const items = m.attachments
+    .map((a) => `<li class="attachment"><a href="${base}/attachments/${a.id}" download>${escapeHtml(a.filename)}</a> <span class="type">${escapeHtml(a.contentType)}</span>, <span class="size">${formatSize(a.size)}</span>${a.inline ? " (shown in the message)" : ""}</li>`)
+    .join("");
+  const list = items ? `<h2>Attachments</h2><ul id="attachments">${items}</ul>` : "";
+  return `<section>${list}<p><a id="raw" href="${base}/raw" download>Download the original message (.eml)</a></p></section>`;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
 
 function header(email: string): string {
   return `<header><span id="mailbox">${escapeHtml(email)}</span><form method="post" action="/webmail/logout"><button id="logout" type="submit">Log out</button></form></header>`;

@@ -49,7 +49,12 @@ export interface ProxyTls {
  * `listen 443 ssl` by `listen` (TLS with `tls`'s files, else plain HTTP and no ssl_ lines). Every
  * other line is the README's, so what the tests run is what an operator deploys.
  */
-export function proxyConfig(listen: string, upstreams: string[], prefix = "", tls?: ProxyTls): string {
+export function proxyConfig(
+  listen: string,
+  upstreams: string[],
+  prefix = "",
+  tls?: ProxyTls,
+): string {
   let block = readmeProxyBlock();
   const servers = upstreams.map((u) => `  server ${new URL(u).host};`).join("\n");
   const replace = (pattern: RegExp, by: string, what: string) => {
@@ -57,9 +62,21 @@ export function proxyConfig(listen: string, upstreams: string[], prefix = "", tl
     block = block.replace(pattern, by);
   };
   replace(/^(\s*server [^;{]+;\n)+/m, `${servers}\n`, "upstream server lines");
-  replace(/^(\s*)listen 443 ssl;$/m, tls ? `$1listen ${listen} ssl;` : `$1listen ${listen};`, "`listen 443 ssl;`");
-  replace(/^(\s*)ssl_certificate \S+;$/m, tls ? `$1ssl_certificate ${tls.cert};` : "", "ssl_certificate");
-  replace(/^(\s*)ssl_certificate_key \S+;$/m, tls ? `$1ssl_certificate_key ${tls.key};` : "", "ssl_certificate_key");
+  replace(
+    /^(\s*)listen 443 ssl;$/m,
+    tls ? `$1listen ${listen} ssl;` : `$1listen ${listen};`,
+    "`listen 443 ssl;`",
+  );
+  replace(
+    /^(\s*)ssl_certificate \S+;$/m,
+    tls ? `$1ssl_certificate ${tls.cert};` : "",
+    "ssl_certificate",
+  );
+  replace(
+    /^(\s*)ssl_certificate_key \S+;$/m,
+    tls ? `$1ssl_certificate_key ${tls.key};` : "",
+    "ssl_certificate_key",
+  );
   // Temporary files inside the prefix: the compiled-in paths may not be writable.
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
     .map((t) => `  ${t}_temp_path ${prefix}tmp/${t};`)

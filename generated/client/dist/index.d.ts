@@ -23,6 +23,8 @@ export declare const operationScopes: {
     readonly getBotStatus: "messenger:bots";
     readonly getCertificateStatus: "cert:read";
     readonly getMailboxMessage: "mail:read";
+    readonly getMailboxMessageAttachment: "mail:read";
+    readonly getMailboxMessageRaw: "mail:read";
     readonly getMailDomain: "mail:domains";
     readonly getMailPolicy: "mail:send";
     readonly getMailStats: "mail:send";

@@ -24,6 +24,8 @@ export const operationScopes = {
     "getBotStatus": "messenger:bots",
     "getCertificateStatus": "cert:read",
     "getMailboxMessage": "mail:read",
+    "getMailboxMessageAttachment": "mail:read",
+    "getMailboxMessageRaw": "mail:read",
     "getMailDomain": "mail:domains",
     "getMailPolicy": "mail:send",
     "getMailStats": "mail:send",

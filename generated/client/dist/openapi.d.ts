@@ -473,6 +473,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mailboxes/{id}/messages/{msgId}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a message attachment
+         * @description One attachment's bytes, decoded, by its `id` in the message detail. Always
+         *     `application/octet-stream` with `Content-Disposition: attachment` and the sender's file name,
+         *     whatever type the sender declared (the detail says it): a received file is never rendered by a
+         *     browser on this origin (decision M9).
+         *
+         *     Requires scope `mail:read`.
+         */
+        get: operations["getMailboxMessageAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{id}/messages/{msgId}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a raw message
+         * @description The whole message as received and stored (RFC 5322, `message/rfc822`), with the trace and
+         *     authentication headers this server added, as an `.eml` download (decision M9).
+         *
+         *     Requires scope `mail:read`.
+         */
+        get: operations["getMailboxMessageRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mailboxes/{id}/messages/by-message-id": {
         parameters: {
             query?: never;
@@ -1523,6 +1571,22 @@ export interface components {
             /** @enum {string} */
             type: "mail.bounced";
         };
+        /** @description An attachment of a received message (decision M9). */
+        MailboxAttachment: {
+            /** @description The media type the sender declared, lower case, without parameters. */
+            contentType: string;
+            /** @description The file name the sender gave; `attachment-<id>` when it gave none. */
+            filename: string;
+            /** @description Its number inside the message: 1, 2, 3... in the order of the MIME parts. */
+            id: components["schemas"]["ResourceId"];
+            /** @description True for a part the HTML body shows itself (an image referenced by `cid:`). */
+            inline: boolean;
+            /**
+             * Format: int32
+             * @description Size in bytes, decoded (what the download answers).
+             */
+            size: number;
+        };
         /** @description A mailbox or group as listed; `usedBytes` on personal and shared, `membersCount` on groups. */
         MailboxEntry: {
             email: components["schemas"]["EmailAddress"];
@@ -1535,6 +1599,11 @@ export interface components {
         };
         /** @description A whole message of a hosted mailbox. */
         MailboxMessage: {
+            /**
+             * @description The message's attachments, in the order of its MIME parts; each is downloaded by its `id`
+             *     (`GET .../messages/{msgId}/attachments/{attachmentId}`), the whole message as `.../raw`.
+             */
+            attachments: components["schemas"]["MailboxAttachment"][];
             from: components["schemas"]["Address"][];
             hasAttachment: boolean;
             /** @description All raw headers, in order. */
@@ -4888,6 +4957,231 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MailboxMessage"];
+                };
+            };
+            /** @description The request breaks a rule of the contract; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is valid but lacks the scope the operation requires. */
+            403: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in the key's project (another project's resource answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's rate limit (`rate_limited`) or a daily or monthly quota (`quota_exceeded`) is used up. */
+            429: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before the next request can succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMailboxMessageAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachmentId: components["schemas"]["ResourceId"];
+                id: components["schemas"]["ResourceId"];
+                msgId: components["schemas"]["ResourceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="..."; filename*=UTF-8''...` (RFC 6266). */
+                    "Content-Disposition": string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description The request breaks a rule of the contract; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is valid but lacks the scope the operation requires. */
+            403: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in the key's project (another project's resource answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's rate limit (`rate_limited`) or a daily or monthly quota (`quota_exceeded`) is used up. */
+            429: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before the next request can succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMailboxMessageRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["ResourceId"];
+                msgId: components["schemas"]["ResourceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="<msgId>.eml"`. */
+                    "Content-Disposition": string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": unknown;
                 };
             };
             /** @description The request breaks a rule of the contract; nothing was changed. */
