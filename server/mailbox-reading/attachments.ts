@@ -52,7 +52,6 @@ export async function readAttachment(raw: Buffer, id: string): Promise<Attachmen
  */
 function safeFilename(name: string | undefined): string {
   if (!name) return "";
-  // eslint-disable-next-line no-control-regex
   const cleaned = name.replace(/[\u0000-\u001f\u007f-\u009f/\\]/g, "_").replace(/^\.+/, "").trim();
   return [...cleaned].slice(0, 255).join("");
 }
