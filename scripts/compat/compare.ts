@@ -1,106 +1,545 @@
-// The compatibility gate's engine: the current contract against a released one, every change
-// named by its rule (rules.ts) with a JSON pointer into the current document's paths.
-import { apiCompare, type Diff } from "api-smart-diff";
-import { rules, type RuleContext, type Verdict } from "./rules.ts";
-
-type Doc = Record<string, any>;
+// The compatibility gate's engine: two resolved OpenAPI documents compared operation by
+// operation (path-level parameters merged into each operation, path templates matched whatever
+// their parameter names), each difference named by its rule in rules.ts.
+import type { Doc } from "./load.ts";
+import { deref, fingerprint, normalize } from "./resolve.ts";
+import { ruleOf, type Direction, type Level } from "./rules.ts";
+import { diffSchema, type SchemaCtx } from "./schema-diff.ts";
 
 export interface Finding {
-  rule: string;
-  verdict: Verdict;
-  /** RFC 6901 pointer to the change, in the document's paths (webhooks as `/x-webhooks/<event>`). */
-  pointer: string;
-  /** `METHOD /path` of the affected operation, or `webhook <event>`. */
+  id: string;
+  level: Level;
+  /** `METHOD /path`, `webhook <name>`, or `document`. */
   operation: string;
+  message: string;
+  /** RFC 6901 pointer into the revision (into the base for something removed). */
+  pointer: string;
   says: string;
-  description: string;
 }
 
-const methods = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const stabilityLevels = ["draft", "alpha", "beta", "stable"];
 
-/**
- * api-smart-diff reads OpenAPI 3.0 and knows nothing of webhooks. An event payload is something
- * clients receive, so each webhook becomes an operation whose response is the payload: removing
- * a payload field is then a removed response field, as it is for the receiver.
- */
-export function withWebhooksAsOperations(doc: Doc): Doc {
-  const out = structuredClone(doc);
-  const hooks: Doc = out["x-webhooks"] ?? out.webhooks ?? {};
-  delete out["x-webhooks"];
-  delete out.webhooks;
-  for (const [event, item] of Object.entries<Doc>(hooks)) {
-    const op = item.post;
-    if (!op) continue;
-    out.paths[`/x-webhooks/${event}`] = {
-      post: { operationId: op.operationId, responses: { "200": { description: "payload", content: op.requestBody?.content ?? {} } } },
-    };
-  }
-  return out;
+interface Operation {
+  key: string;
+  label: string;
+  kind: "path" | "webhook";
+  pathKey: string;
+  op: Doc;
+  /** Parameters after merging path-level ones, keyed `in:name` (path ones by position). */
+  params: Map<string, { p: Doc; ptr: (string | number)[] }>;
+  ptr: (string | number)[];
 }
 
 const escape = (s: string | number) => String(s).replace(/~/g, "~0").replace(/\//g, "~1");
+const toPointer = (p: (string | number)[]) => "/" + p.map(escape).join("/");
 
-function contextOf(path: (string | number)[], after: Doc, before: Doc): RuleContext | undefined {
-  if (path[0] !== "paths") return undefined; // components/: the same change is reported where it is used
-  const rest = path.slice(1);
-  let side: RuleContext["side"] = "operation";
-  if (rest.length <= 2 || (rest.length === 3 && !["parameters", "requestBody", "responses"].includes(String(rest[2])))) side = "operation";
-  if (rest.includes("parameters") || rest.includes("requestBody")) side = "request";
-  if (rest.includes("responses")) side = "response";
-  const key = String(path[path.length - 1]);
-  const parentKey = String(path[path.length - 2] ?? "");
-  // The whole item added or removed: an operation (or every operation of a path).
-  if (rest.length === 1 || (rest.length === 2 && methods.has(String(rest[1])))) side = "operation";
-  let extensibleEnum = false;
-  if (parentKey === "enum") {
-    const schema = resolveAt(after, path.slice(0, -2)) ?? resolveAt(before, path.slice(0, -2));
-    extensibleEnum = schema?.["x-extensible-enum"] === true;
-  }
-  // `examples` under a schema's `properties` is a property named so, not an example.
-  const example = rest.some((step, i) => (step === "examples" || step === "example") && rest[i - 1] !== "properties");
-  return { side, key, parentKey, extensibleEnum, example };
+/** `/pets/{id}` and `/pets/{petId}` are the same path: parameters are matched by position. */
+const templateOf = (path: string) => path.replace(/\{[^}]*\}/g, "{}");
+
+function operations(doc: Doc): Map<string, Operation> {
+  const out = new Map<string, Operation>();
+  const add = (kind: Operation["kind"], root: string, name: string, rawItem: any) => {
+    const item = deref(doc, rawItem).node;
+    if (!item || typeof item !== "object") return;
+    const pathKey = kind === "path" ? templateOf(name) : `webhook ${name}`;
+    const pathNames = kind === "path" ? [...name.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]) : [];
+    for (const m of methods) {
+      const op = item[m];
+      if (!op || typeof op !== "object") continue;
+      const ptr = [root, name, m];
+      const params = new Map<string, { p: Doc; ptr: (string | number)[] }>();
+      // Path-level first, the operation's own override them (OpenAPI: same name and location).
+      for (const [list, at] of [
+        [item.parameters, [root, name, "parameters"]],
+        [op.parameters, [...ptr, "parameters"]],
+      ] as const) {
+        (Array.isArray(list) ? list : []).forEach((raw: any, i: number) => {
+          const p = deref(doc, raw).node;
+          if (!p || typeof p !== "object") return;
+          const pos = pathNames.indexOf(p.name);
+          const key =
+            p.in === "path" && pos >= 0
+              ? `path:#${pos}`
+              : `${p.in}:${p.in === "header" ? String(p.name).toLowerCase() : p.name}`;
+          params.set(key, { p, ptr: [...at, i] });
+        });
+      }
+      const key = `${m.toUpperCase()} ${pathKey}`;
+      out.set(key, {
+        key,
+        label:
+          kind === "path" ? `${m.toUpperCase()} ${name}` : `webhook ${name} (${m.toUpperCase()})`,
+        kind,
+        pathKey,
+        op,
+        params,
+        ptr,
+      });
+    }
+  };
+  for (const [name, item] of Object.entries<any>(doc.paths ?? {})) add("path", "paths", name, item);
+  for (const root of ["webhooks", "x-webhooks"])
+    for (const [name, item] of Object.entries<any>(doc[root] ?? {}))
+      add("webhook", root, name, item);
+  return out;
 }
 
-/** Follows a diff path through the document, resolving local $refs on the way. */
-function resolveAt(doc: Doc, path: (string | number)[]): Doc | undefined {
-  let node: any = doc;
-  for (const step of path) {
-    while (node && typeof node === "object" && typeof node.$ref === "string") node = deref(doc, node.$ref);
-    if (node === undefined || node === null) return undefined;
-    node = node[step];
-  }
-  while (node && typeof node === "object" && typeof node.$ref === "string") node = deref(doc, node.$ref);
-  return node;
+function sunsetOf(op: Doc): { date?: number; invalid: boolean; raw?: unknown } {
+  const raw = op["x-sunset"];
+  if (raw === undefined) return { invalid: false };
+  const date = Date.parse(String(raw));
+  return Number.isNaN(date) ? { invalid: true, raw } : { date, invalid: false, raw };
 }
 
-function deref(doc: Doc, ref: string): any {
-  if (!ref.startsWith("#/")) return undefined;
-  return ref.slice(2).split("/").reduce((n: any, k) => n?.[k.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
-}
-
-function operationOf(path: (string | number)[]): string {
-  const p = String(path[1] ?? "");
-  const m = String(path[2] ?? "");
-  if (p.startsWith("/x-webhooks/")) return `webhook ${p.slice("/x-webhooks/".length)}`;
-  return methods.has(m) ? `${m.toUpperCase()} ${p}` : p;
-}
-
-export function compareContracts(released: Doc, current: Doc): Finding[] {
-  const before = withWebhooksAsOperations(released);
-  const after = withWebhooksAsOperations(current);
-  const { diffs } = apiCompare(before, after);
+export function compareDocuments(base: Doc, rev: Doc, now: Date = new Date()): Finding[] {
   const findings: Finding[] = [];
-  const seen = new Set<string>();
-  for (const d of diffs as Diff[]) {
-    if (d.type === "annotation" && !d.path.includes("x-platform-scope")) continue;
-    const c = contextOf(d.path, after, before);
-    if (!c) continue;
-    const rule = rules.find((r) => r.when(d, c))!;
-    const verdict: Verdict = rule.verdict ?? (d.type === "breaking" || d.type === "unclassified" ? "breaking" : "compatible");
-    const pointer = "/" + d.path.map(escape).join("/");
-    if (seen.has(pointer)) continue;
-    seen.add(pointer);
-    findings.push({ rule: rule.name, verdict, pointer, operation: operationOf(d.path), says: rule.says, description: d.description ?? `${d.action} ${pointer}` });
+  const seenFinding = new Set<string>();
+  const emitFor =
+    (operation: string, downgrade: boolean) =>
+    (id: string, message: string, ptr: (string | number)[]) => {
+      const rule = ruleOf(id);
+      // Draft and alpha operations promise nothing (oasdiff's stability levels): shown, not failing.
+      const level: Level =
+        downgrade && (rule.level === "ERR" || rule.level === "WARN") ? "INFO" : rule.level;
+      const f: Finding = {
+        id,
+        level,
+        operation,
+        message,
+        pointer: toPointer(ptr),
+        says: rule.says,
+      };
+      const k = `${id} ${operation} ${f.pointer} ${message}`;
+      if (seenFinding.has(k)) return;
+      seenFinding.add(k);
+      findings.push(f);
+    };
+  const docEmit = emitFor("document", false);
+  const ops1 = operations(base);
+  const ops2 = operations(rev);
+  const paths2 = new Set([...ops2.values()].map((o) => o.pathKey));
+
+  for (const [key, o1] of ops1) {
+    const o2 = ops2.get(key);
+    const unstable = ["draft", "alpha"].includes(o1.op["x-stability-level"]);
+    const emit = emitFor(o1.label, unstable);
+    if (!o2) {
+      if (o1.kind === "webhook") emit("webhook-removed", "webhook removed", o1.ptr);
+      else removedOperation(o1, !paths2.has(o1.pathKey), emit, now);
+      continue;
+    }
+    compareOperation(o1, o2, base, rev, emitFor(o2.label, unstable), now);
   }
+  for (const [key, o2] of ops2)
+    if (!ops1.has(key))
+      emitFor(o2.label, false)(
+        o2.kind === "webhook" ? "webhook-added" : "endpoint-added",
+        "new",
+        o2.ptr,
+      );
+  compareSecurityLists(base.security, rev.security, "api-global", docEmit, ["security"]);
+  const s1 = base.components?.securitySchemes ?? {};
+  const s2 = rev.components?.securitySchemes ?? {};
+  for (const k of new Set([...Object.keys(s1), ...Object.keys(s2)])) {
+    const at = ["components", "securitySchemes", k];
+    if (!(k in s1)) docEmit("api-security-component-added", `security scheme ${k} added`, at);
+    else if (!(k in s2))
+      docEmit("api-security-component-removed", `security scheme ${k} removed`, at);
+    else if (fingerprint(s1[k]) !== fingerprint(s2[k]))
+      docEmit("api-security-component-changed", `security scheme ${k} changed`, at);
+  }
+  for (const k of Object.keys(base.components?.schemas ?? {}))
+    if (!(k in (rev.components?.schemas ?? {})))
+      docEmit("api-schema-removed", `component schema ${k} removed`, ["components", "schemas", k]);
   return findings;
 }
+
+function removedOperation(
+  o: Operation,
+  wholePath: boolean,
+  emit: (id: string, m: string, p: (string | number)[]) => void,
+  now: Date,
+): void {
+  const prefix = wholePath ? "api-path" : "api";
+  const ptr = wholePath ? o.ptr.slice(0, 2) : o.ptr;
+  if (!o.op.deprecated)
+    return emit(`${prefix}-removed-without-deprecation`, "removed without deprecation", ptr);
+  const sunset = sunsetOf(o.op);
+  if (sunset.invalid)
+    return emit(
+      `${prefix}-sunset-parse`,
+      `removed; x-sunset ${JSON.stringify(sunset.raw)} is not a date`,
+      ptr,
+    );
+  if (sunset.date === undefined)
+    return emit(`${prefix}-removed-with-deprecation`, "removed after deprecation", ptr);
+  if (sunset.date > now.getTime())
+    return emit(`${prefix}-removed-before-sunset`, `removed before its sunset ${sunset.raw}`, ptr);
+  // Deprecated and past its sunset date: the removal was announced (V1), nothing to report.
+}
+
+type Emit = (id: string, message: string, ptr: (string | number)[]) => void;
+
+function compareOperation(
+  o1: Operation,
+  o2: Operation,
+  base: Doc,
+  rev: Doc,
+  emit: Emit,
+  now: Date,
+): void {
+  const a = o1.op;
+  const b = o2.op;
+  // A webhook is sent by the platform: its body is judged as a response, the receiver's answer as a request.
+  const requestDir: Direction = o2.kind === "webhook" ? "response" : "request";
+  const responseDir: Direction = o2.kind === "webhook" ? "request" : "response";
+  const seen = new Map<object, Set<object>>();
+  const ctx = (dir: Direction, where: SchemaCtx["where"], ptr: (string | number)[]): SchemaCtx => ({
+    dir,
+    where,
+    ptr,
+    base,
+    rev,
+    emit,
+    seen,
+    depth: 0,
+  });
+
+  // Lifecycle.
+  if (!!a.deprecated !== !!b.deprecated) {
+    if (!b.deprecated)
+      emit("endpoint-reactivated", "no longer deprecated", [...o2.ptr, "deprecated"]);
+    else {
+      const s = sunsetOf(b);
+      if (s.invalid)
+        emit("api-deprecated-sunset-parse", `x-sunset ${JSON.stringify(s.raw)} is not a date`, [
+          ...o2.ptr,
+          "x-sunset",
+        ]);
+      else
+        emit(
+          s.date === undefined ? "endpoint-deprecated" : "endpoint-deprecated-with-sunset",
+          "deprecated",
+          [...o2.ptr, "deprecated"],
+        );
+    }
+  } else if (a.deprecated && b.deprecated) {
+    const s1 = sunsetOf(a);
+    const s2 = sunsetOf(b);
+    if (s1.raw !== undefined && s2.raw === undefined)
+      emit("sunset-deleted", "the sunset date was deleted", o2.ptr);
+    else if (s2.invalid && s1.raw !== s2.raw)
+      emit("api-deprecated-sunset-parse", `x-sunset ${JSON.stringify(s2.raw)} is not a date`, [
+        ...o2.ptr,
+        "x-sunset",
+      ]);
+    else if (s1.date !== undefined && s2.date !== undefined && s2.date < s1.date)
+      emit("api-sunset-date-changed-too-small", `sunset moved from ${s1.raw} to ${s2.raw}`, [
+        ...o2.ptr,
+        "x-sunset",
+      ]);
+  }
+  const st1 = a["x-stability-level"];
+  const st2 = b["x-stability-level"];
+  if (st2 !== undefined && !stabilityLevels.includes(st2))
+    emit("api-invalid-stability-level", `x-stability-level ${JSON.stringify(st2)}`, [
+      ...o2.ptr,
+      "x-stability-level",
+    ]);
+  else if (st1 !== st2) {
+    const i1 = stabilityLevels.indexOf(st1); // only a declared level can go down
+    const i2 = stabilityLevels.indexOf(st2 ?? "stable");
+    if (i1 >= 0 && i2 !== i1)
+      emit(
+        i2 < i1 ? "api-stability-decreased" : "api-stability-increased",
+        `x-stability-level ${st1 ?? "stable"} -> ${st2 ?? "stable"}`,
+        [...o2.ptr, "x-stability-level"],
+      );
+  }
+  if (a.operationId !== b.operationId)
+    emit(
+      "api-operation-id-changed",
+      `operationId ${a.operationId ?? "none"} -> ${b.operationId ?? "none"}`,
+      [...o2.ptr, "operationId"],
+    );
+  const t1 = new Set<string>(a.tags ?? []);
+  const t2 = new Set<string>(b.tags ?? []);
+  for (const t of t2) if (!t1.has(t)) emit("api-tag-added", `tag ${t} added`, [...o2.ptr, "tags"]);
+  for (const t of t1)
+    if (!t2.has(t)) emit("api-tag-removed", `tag ${t} removed`, [...o2.ptr, "tags"]);
+  compareSecurityLists(a.security, b.security, "api", emit, [...o2.ptr, "security"]);
+  const sc1 = a["x-platform-scope"];
+  const sc2 = b["x-platform-scope"];
+  if (fingerprint(sc1) !== fingerprint(sc2))
+    emit(
+      sc1 === undefined
+        ? "platform-scope-added"
+        : sc2 === undefined
+          ? "platform-scope-removed"
+          : "platform-scope-changed",
+      `x-platform-scope ${sc1 ?? "none"} -> ${sc2 ?? "none"}`,
+      [...o2.ptr, "x-platform-scope"],
+    );
+
+  // Parameters.
+  for (const [key, p1] of o1.params) {
+    const p2 = o2.params.get(key);
+    if (!p2) {
+      const p = p1.p;
+      if (!p.deprecated)
+        emit("request-parameter-removed", `${p.in} parameter ${p.name} removed`, p1.ptr);
+      else {
+        const s = sunsetOf(p);
+        if (s.date !== undefined && s.date > now.getTime())
+          emit(
+            "request-parameter-removed-before-sunset",
+            `${p.in} parameter ${p.name} removed before its sunset ${s.raw}`,
+            p1.ptr,
+          );
+        else
+          emit(
+            "request-parameter-removed-with-deprecation",
+            `deprecated ${p.in} parameter ${p.name} removed`,
+            p1.ptr,
+          );
+      }
+      continue;
+    }
+    compareParameter(p1.p, p2.p, p2.ptr, requestDir, ctx, emit);
+  }
+  for (const [key, p2] of o2.params) {
+    if (o1.params.has(key)) continue;
+    const p = p2.p;
+    if (p.in === "path")
+      emit("new-request-path-parameter", `path parameter ${p.name} added`, p2.ptr);
+    else
+      emit(
+        p.required ? "new-required-request-parameter" : "new-optional-request-parameter",
+        `${p.in} parameter ${p.name} added`,
+        p2.ptr,
+      );
+  }
+
+  // Request body.
+  const rb1 = deref(base, a.requestBody).node;
+  const rb2 = deref(rev, b.requestBody).node;
+  const rbPtr = [...o2.ptr, "requestBody"];
+  if (!rb1 && rb2)
+    emit(
+      rb2.required ? "request-body-added-required" : "request-body-added-optional",
+      "request body added",
+      rbPtr,
+    );
+  else if (rb1 && !rb2)
+    emit("request-body-removed", "request body removed", [...o1.ptr, "requestBody"]);
+  else if (rb1 && rb2) {
+    if (!!rb1.required !== !!rb2.required)
+      emit(
+        rb2.required ? "request-body-became-required" : "request-body-became-optional",
+        `request body became ${rb2.required ? "required" : "optional"}`,
+        rbPtr,
+      );
+    compareContent(
+      rb1.content,
+      rb2.content,
+      [...rbPtr, "content"],
+      requestDir,
+      "request-body",
+      ctx,
+      emit,
+    );
+  }
+
+  // Responses.
+  const r1 = a.responses ?? {};
+  const r2 = b.responses ?? {};
+  for (const status of new Set([...Object.keys(r1), ...Object.keys(r2)])) {
+    const at = [...o2.ptr, "responses", status];
+    const success = /^2/.test(status);
+    if (!(status in r2)) {
+      emit(
+        success ? "response-success-status-removed" : "response-non-success-status-removed",
+        `response ${status} removed`,
+        [...o1.ptr, "responses", status],
+      );
+      continue;
+    }
+    if (!(status in r1)) {
+      emit(
+        success ? "response-success-status-added" : "response-non-success-status-added",
+        `response ${status} added`,
+        at,
+      );
+      continue;
+    }
+    const x = deref(base, r1[status]).node ?? {};
+    const y = deref(rev, r2[status]).node ?? {};
+    compareHeaders(x.headers ?? {}, y.headers ?? {}, [...at, "headers"], responseDir, ctx, emit);
+    compareContent(
+      x.content,
+      y.content,
+      [...at, "content"],
+      responseDir,
+      "response-body",
+      ctx,
+      emit,
+    );
+  }
+}
+
+function compareParameter(
+  p1: Doc,
+  p2: Doc,
+  ptr: (string | number)[],
+  dir: Direction,
+  ctx: (d: Direction, w: SchemaCtx["where"], p: (string | number)[]) => SchemaCtx,
+  emit: Emit,
+): void {
+  const name = `${p2.in} parameter ${p2.name}`;
+  if (!!p1.required !== !!p2.required && p2.in !== "path")
+    emit(
+      p2.required ? "request-parameter-became-required" : "request-parameter-became-optional",
+      `${name} became ${p2.required ? "required" : "optional"}`,
+      ptr,
+    );
+  if (!!p1.deprecated !== !!p2.deprecated)
+    emit(
+      p2.deprecated ? "request-parameter-deprecated" : "request-parameter-reactivated",
+      `${name} ${p2.deprecated ? "deprecated" : "reactivated"}`,
+      ptr,
+    );
+  else if (p1.deprecated && p1["x-sunset"] !== undefined && p2["x-sunset"] === undefined)
+    emit("request-parameter-sunset-deleted", `${name}: sunset deleted`, ptr);
+  const style = (p: Doc) => p.style ?? (p.in === "query" || p.in === "cookie" ? "form" : "simple");
+  const explode = (p: Doc) => p.explode ?? style(p) === "form";
+  if (
+    style(p1) !== style(p2) ||
+    explode(p1) !== explode(p2) ||
+    !!p1.allowReserved !== !!p2.allowReserved
+  )
+    emit("request-parameter-serialization-changed", `${name}: serialisation changed`, ptr);
+  if (p1.content || p2.content) {
+    const m1 = Object.keys(p1.content ?? {});
+    const m2 = Object.keys(p2.content ?? {});
+    if (m1.join() !== m2.join())
+      emit("request-parameter-content-changed", `${name}: media type changed`, ptr);
+    const s1 = p1.content ? p1.content[m1[0]]?.schema : p1.schema;
+    const s2 = p2.content ? p2.content[m2[0]]?.schema : p2.schema;
+    diffSchema(
+      s1,
+      s2,
+      ctx(dir, "parameter", [...ptr, ...(p2.content ? ["content", m2[0], "schema"] : ["schema"])]),
+    );
+  } else diffSchema(p1.schema, p2.schema, ctx(dir, "parameter", [...ptr, "schema"]));
+}
+
+function compareHeaders(
+  h1: Doc,
+  h2: Doc,
+  ptr: (string | number)[],
+  dir: Direction,
+  ctx: (d: Direction, w: SchemaCtx["where"], p: (string | number)[]) => SchemaCtx,
+  emit: Emit,
+): void {
+  const lower = (doc: Doc, h: Doc) =>
+    new Map(
+      Object.entries(h).map(([k, v]) => [k.toLowerCase(), { k, v: deref(doc, v).node ?? {} }]),
+    );
+  const l1 = lower(ctx("request", "header", []).base, h1);
+  const l2 = lower(ctx("request", "header", []).rev, h2);
+  for (const [name, { v }] of l1) {
+    const x = l2.get(name);
+    if (!x) {
+      emit(
+        (v as any)?.required
+          ? "required-response-header-removed"
+          : "optional-response-header-removed",
+        `header ${name} removed`,
+        [...ptr, name],
+      );
+      continue;
+    }
+    const y = x.v as Doc;
+    const at = [...ptr, x.k];
+    if (!!(v as any).required !== !!y.required)
+      emit(
+        y.required ? "response-header-became-required" : "response-header-became-optional",
+        `header ${name} became ${y.required ? "required" : "optional"}`,
+        at,
+      );
+    diffSchema((v as any).schema, y.schema, ctx(dir, "header", [...at, "schema"]));
+  }
+  for (const [name, { k }] of l2)
+    if (!l1.has(name)) emit("response-header-added", `header ${name} added`, [...ptr, k]);
+}
+
+function compareContent(
+  c1: Doc | undefined,
+  c2: Doc | undefined,
+  ptr: (string | number)[],
+  dir: Direction,
+  kind: "request-body" | "response-body",
+  ctx: (d: Direction, w: SchemaCtx["where"], p: (string | number)[]) => SchemaCtx,
+  emit: Emit,
+): void {
+  const m1 = c1 ?? {};
+  const m2 = c2 ?? {};
+  const noun = kind === "request-body" ? "request-body-media-type" : "response-media-type";
+  for (const mt of new Set([...Object.keys(m1), ...Object.keys(m2)])) {
+    const at = [...ptr, mt];
+    if (!(mt in m2)) emit(`${noun}-removed`, `media type ${mt} removed`, [...ptr, mt]);
+    else if (!(mt in m1)) emit(`${noun}-added`, `media type ${mt} added`, at);
+    else {
+      const s1 = m1[mt]?.schema;
+      const s2 = m2[mt]?.schema;
+      const schemaRule =
+        kind === "request-body"
+          ? "request-body-media-type-schema"
+          : "response-body-media-type-schema";
+      if (s1 === undefined && s2 !== undefined)
+        emit(`${schemaRule}-added`, `media type ${mt} now has a schema`, at);
+      else if (s1 !== undefined && s2 === undefined)
+        emit(`${schemaRule}-removed`, `media type ${mt} no longer has a schema`, at);
+      else diffSchema(s1, s2, { ...ctx(dir, "body", [...at, "schema"]), loose: !/json/i.test(mt) });
+    }
+  }
+}
+
+function compareSecurityLists(
+  l1: any,
+  l2: any,
+  prefix: "api" | "api-global",
+  emit: Emit,
+  ptr: (string | number)[],
+): void {
+  if (l1 === undefined && l2 === undefined) return;
+  const key = (req: Doc) =>
+    Object.keys(req ?? {})
+      .sort()
+      .join("+");
+  const m1 = new Map<string, Doc>((Array.isArray(l1) ? l1 : []).map((r: Doc) => [key(r), r]));
+  const m2 = new Map<string, Doc>((Array.isArray(l2) ? l2 : []).map((r: Doc) => [key(r), r]));
+  for (const [k, r] of m2) {
+    const old = m1.get(k);
+    if (!old) {
+      emit(`${prefix}-security-added`, `security requirement ${k || "{}"} added`, ptr);
+      continue;
+    }
+    for (const scheme of Object.keys(r)) {
+      const s1 = new Set<string>(old[scheme] ?? []);
+      const s2 = new Set<string>(r[scheme] ?? []);
+      for (const s of s2)
+        if (!s1.has(s))
+          emit(`${prefix}-security-scope-added`, `scope ${s} added to ${scheme}`, ptr);
+      for (const s of s1)
+        if (!s2.has(s))
+          emit(`${prefix}-security-scope-removed`, `scope ${s} removed from ${scheme}`, ptr);
+    }
+  }
+  for (const k of m1.keys())
+    if (!m2.has(k))
+      emit(`${prefix}-security-removed`, `security requirement ${k || "{}"} removed`, ptr);
+}
+
+export { normalize };

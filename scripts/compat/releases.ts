@@ -28,9 +28,13 @@ export function readRelease(root: string, version: string): Record<string, any> 
 }
 
 export function recordRelease(root: string, version: string, doc: Record<string, any>): string {
-  if (!semver.test(version)) throw new Error(`release version must be MAJOR.MINOR.PATCH, got ${version}`);
+  if (!semver.test(version))
+    throw new Error(`release version must be MAJOR.MINOR.PATCH, got ${version}`);
   const file = join(releasesDir(root), `${version}.json`);
-  if (existsSync(file)) throw new Error(`release ${version} is already recorded (${file}); releases are never rewritten`);
+  if (existsSync(file))
+    throw new Error(
+      `release ${version} is already recorded (${file}); releases are never rewritten`,
+    );
   mkdirSync(releasesDir(root), { recursive: true });
   writeFileSync(file, JSON.stringify(doc, null, 2) + "\n");
   return file;

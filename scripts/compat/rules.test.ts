@@ -1,7 +1,8 @@
-// One pair of tiny contracts per rule, both verdicts where the rule has two: the gate must name
-// the rule and the pointer, and call it breaking or compatible as decision V1 says.
+// One pair of tiny contracts per rule, both directions where the rule has two: the gate must name
+// the rule and the pointer, at the level the catalogue (rules.ts) and decision V1 give it.
 import { describe, expect, it } from "vitest";
-import { compareContracts } from "./compare.ts";
+import { compareDocuments } from "./compare.ts";
+import type { Level } from "./rules.ts";
 
 type Doc = Record<string, any>;
 
@@ -13,17 +14,39 @@ const base = (): Doc => ({
       get: {
         operationId: "listThings",
         "x-platform-scope": "a:read",
-        parameters: [{ name: "limit", in: "query", required: false, schema: { type: "integer", maximum: 100 } }],
+        parameters: [
+          {
+            name: "limit",
+            in: "query",
+            required: false,
+            schema: { type: "integer", maximum: 100 },
+          },
+        ],
         responses: {
-          "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" }, examples: { one: { value: { id: "t1", status: "a" } } } } } },
+          "200": {
+            description: "ok",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
+          },
           "404": { description: "not found" },
         },
       },
       post: {
         operationId: "createThing",
         "x-platform-scope": "a:write",
-        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/NewThing" } } } },
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" } } } } } } },
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/NewThing" } } },
+        },
+        responses: {
+          "200": {
+            description: "ok",
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { id: { type: "string" } } },
+              },
+            },
+          },
+        },
       },
     },
   },
@@ -54,7 +77,17 @@ const base = (): Doc => ({
     "thing.done": {
       post: {
         operationId: "onThingDone",
-        requestBody: { content: { "application/json": { schema: { type: "object", required: ["id"], properties: { id: { type: "string" }, at: { type: "string" } } } } } },
+        requestBody: {
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["id"],
+                properties: { id: { type: "string" }, at: { type: "string" } },
+              },
+            },
+          },
+        },
         responses: { "200": { description: "ok" } },
       },
     },
@@ -64,56 +97,347 @@ const base = (): Doc => ({
 const things = (d: Doc) => d.components.schemas;
 const get = (d: Doc) => d.paths["/v1/things"].get;
 const post = (d: Doc) => d.paths["/v1/things"].post;
+const hook = (d: Doc) =>
+  d["x-webhooks"]["thing.done"].post.requestBody.content["application/json"].schema;
+const getBody = "/paths/~1v1~1things/get/responses/200/content/application~1json/schema";
+const postBody = "/paths/~1v1~1things/post/requestBody/content/application~1json/schema";
+const hookBody = "/x-webhooks/thing.done/post/requestBody/content/application~1json/schema";
 
-// [rule, verdict, change, a pointer the finding must name]
-const cases: [string, "breaking" | "compatible", (d: Doc) => void, string][] = [
-  ["operation-removed", "breaking", (d) => delete d.paths["/v1/things"].post, "/paths/~1v1~1things/post"],
-  ["operation-added", "compatible", (d) => (d.paths["/v1/other"] = { get: { operationId: "o", responses: { "200": { description: "ok" } } } }), "/paths/~1v1~1other/get"],
-  ["scope-changed", "breaking", (d) => (get(d)["x-platform-scope"] = "b:read"), "/paths/~1v1~1things/get/x-platform-scope"],
-  ["response-status-removed", "breaking", (d) => delete get(d).responses["404"], "/paths/~1v1~1things/get/responses/404"],
-  ["response-status-added", "compatible", (d) => (get(d).responses["409"] = { description: "conflict" }), "/paths/~1v1~1things/get/responses/409"],
-  ["request-content-type-removed", "breaking", (d) => { const c = post(d).requestBody.content; c["text/plain"] = c["application/json"]; delete c["application/json"]; }, "/paths/~1v1~1things/post/requestBody/content/application~1json"],
-  ["response-content-type-removed", "breaking", (d) => { const c = get(d).responses["200"].content; c["text/csv"] = c["application/json"]; delete c["application/json"]; }, "/paths/~1v1~1things/get/responses/200/content/application~1json"],
-  ["content-type-added", "compatible", (d) => (post(d).requestBody.content["application/x-www-form-urlencoded"] = { schema: { type: "object" } }), "/paths/~1v1~1things/post/requestBody/content/application~1x-www-form-urlencoded"],
-  ["response-property-removed", "breaking", (d) => delete things(d).Thing.properties.size, "/paths/~1v1~1things/get/responses/200/content/application~1json/schema/properties/size"],
-  ["response-property-added", "compatible", (d) => (things(d).Thing.properties.extra = { type: "string" }), "/paths/~1v1~1things/get/responses/200/content/application~1json/schema/properties/extra"],
-  ["response-property-became-optional", "breaking", (d) => (things(d).Thing.required = ["id"]), "/paths/~1v1~1things/get/responses/200/content/application~1json/schema/required/1"],
-  ["response-enum-value-added", "breaking", (d) => things(d).Thing.properties.status.enum.push("c"), "/paths/~1v1~1things/get/responses/200/content/application~1json/schema/properties/status/enum/2"],
-  ["response-extensible-enum-value-added", "compatible", (d) => things(d).Thing.properties.code.enum.push("y"), "/paths/~1v1~1things/get/responses/200/content/application~1json/schema/properties/code/enum/1"],
-  ["request-enum-value-removed", "breaking", (d) => (things(d).NewThing.properties.kind.enum = ["x"]), "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/properties/kind/enum/1"],
-  ["request-enum-value-added", "compatible", (d) => things(d).NewThing.properties.kind.enum.push("z"), "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/properties/kind/enum/2"],
-  ["request-property-became-required", "breaking", (d) => things(d).NewThing.required.push("note"), "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/required/1"],
-  ["request-property-added", "breaking", (d) => { things(d).NewThing.properties.z = { type: "string" }; things(d).NewThing.required.push("z"); }, "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/properties/z"],
-  ["request-property-added", "compatible", (d) => (things(d).NewThing.properties.z = { type: "string" }), "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/properties/z"],
-  ["request-parameter-became-required", "breaking", (d) => (get(d).parameters[0].required = true), "/paths/~1v1~1things/get/parameters/0/required"],
-  ["request-parameter-added", "breaking", (d) => get(d).parameters.push({ name: "q", in: "query", required: true, schema: { type: "string" } }), "/paths/~1v1~1things/get/parameters/1"],
-  ["request-parameter-added", "compatible", (d) => get(d).parameters.push({ name: "q", in: "query", required: false, schema: { type: "string" } }), "/paths/~1v1~1things/get/parameters/1"],
-  ["type-changed", "breaking", (d) => (things(d).NewThing.properties.note.type = "integer"), "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/properties/note/type"],
-  ["pattern-changed", "breaking", (d) => (things(d).NewThing.properties.name.pattern = "^[a-z]{2,}$"), "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/properties/name/pattern"],
-  ["max-length-changed", "breaking", (d) => (things(d).NewThing.properties.name.maxLength = 20), "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/properties/name/maxLength"],
-  ["max-length-changed", "compatible", (d) => (things(d).NewThing.properties.name.maxLength = 60), "/paths/~1v1~1things/post/requestBody/content/application~1json/schema/properties/name/maxLength"],
-  ["maximum-changed", "breaking", (d) => (get(d).parameters[0].schema.maximum = 50), "/paths/~1v1~1things/get/parameters/0/schema/maximum"],
-  ["maximum-changed", "compatible", (d) => (get(d).parameters[0].schema.maximum = 500), "/paths/~1v1~1things/get/parameters/0/schema/maximum"],
-  ["example-changed", "compatible", (d) => (get(d).responses["200"].content["application/json"].examples.one.value.size = 3), "/paths/~1v1~1things/get/responses/200/content/application~1json/examples/one/value/size"],
-  ["example-changed", "compatible", (d) => (get(d).responses["200"].content["application/json"].examples.one.value.status = "b"), "/paths/~1v1~1things/get/responses/200/content/application~1json/examples/one/value/status"],
-  ["response-property-removed", "breaking", (d) => delete d["x-webhooks"]["thing.done"].post.requestBody.content["application/json"].schema.properties.at, "/paths/~1x-webhooks~1thing.done/post/responses/200/content/application~1json/schema/properties/at"],
-  ["response-property-added", "compatible", (d) => (d["x-webhooks"]["thing.done"].post.requestBody.content["application/json"].schema.properties.more = { type: "string" }), "/paths/~1x-webhooks~1thing.done/post/responses/200/content/application~1json/schema/properties/more"],
+// [rule id, level, change, the pointer the finding names]
+const cases: [string, Level, (d: Doc) => void, string][] = [
+  [
+    "api-removed-without-deprecation",
+    "ERR",
+    (d) => delete d.paths["/v1/things"].post,
+    "/paths/~1v1~1things/post",
+  ],
+  [
+    "endpoint-added",
+    "INFO",
+    (d) =>
+      (d.paths["/v1/other"] = {
+        get: { operationId: "o", responses: { "200": { description: "ok" } } },
+      }),
+    "/paths/~1v1~1other/get",
+  ],
+  [
+    "platform-scope-changed",
+    "ERR",
+    (d) => (get(d)["x-platform-scope"] = "b:read"),
+    "/paths/~1v1~1things/get/x-platform-scope",
+  ],
+  [
+    "response-non-success-status-removed",
+    "ERR",
+    (d) => delete get(d).responses["404"],
+    "/paths/~1v1~1things/get/responses/404",
+  ],
+  [
+    "response-non-success-status-added",
+    "INFO",
+    (d) => (get(d).responses["409"] = { description: "conflict" }),
+    "/paths/~1v1~1things/get/responses/409",
+  ],
+  [
+    "request-body-media-type-removed",
+    "ERR",
+    (d) => {
+      const c = post(d).requestBody.content;
+      c["text/plain"] = c["application/json"];
+      delete c["application/json"];
+    },
+    "/paths/~1v1~1things/post/requestBody/content/application~1json",
+  ],
+  [
+    "response-media-type-removed",
+    "ERR",
+    (d) => {
+      const c = get(d).responses["200"].content;
+      c["text/csv"] = c["application/json"];
+      delete c["application/json"];
+    },
+    "/paths/~1v1~1things/get/responses/200/content/application~1json",
+  ],
+  [
+    "request-body-media-type-added",
+    "INFO",
+    (d) =>
+      (post(d).requestBody.content["application/x-www-form-urlencoded"] = {
+        schema: { type: "object" },
+      }),
+    "/paths/~1v1~1things/post/requestBody/content/application~1x-www-form-urlencoded",
+  ],
+  [
+    "response-property-removed-required",
+    "ERR",
+    (d) => {
+      delete things(d).Thing.properties.status;
+      things(d).Thing.required = ["id"];
+    },
+    `${getBody}/properties/status`,
+  ],
+  [
+    "response-property-removed-optional",
+    "WARN",
+    (d) => delete things(d).Thing.properties.size,
+    `${getBody}/properties/size`,
+  ],
+  [
+    "response-property-added-optional",
+    "INFO",
+    (d) => (things(d).Thing.properties.extra = { type: "string" }),
+    `${getBody}/properties/extra`,
+  ],
+  [
+    "response-property-became-optional",
+    "ERR",
+    (d) => (things(d).Thing.required = ["id"]),
+    `${getBody}/properties/status`,
+  ],
+  [
+    "response-property-enum-value-added",
+    "ERR",
+    (d) => things(d).Thing.properties.status.enum.push("c"),
+    `${getBody}/properties/status`,
+  ],
+  [
+    "response-property-extensible-enum-value-added",
+    "INFO",
+    (d) => things(d).Thing.properties.code.enum.push("y"),
+    `${getBody}/properties/code`,
+  ],
+  [
+    "response-property-type-generalized",
+    "ERR",
+    (d) => (things(d).Thing.properties.size.type = "number"),
+    `${getBody}/properties/size`,
+  ],
+  [
+    "response-property-became-nullable",
+    "ERR",
+    (d) => (things(d).Thing.properties.size.nullable = true),
+    `${getBody}/properties/size`,
+  ],
+  [
+    "request-property-enum-value-removed",
+    "ERR",
+    (d) => (things(d).NewThing.properties.kind.enum = ["x"]),
+    `${postBody}/properties/kind`,
+  ],
+  [
+    "request-property-enum-value-added",
+    "INFO",
+    (d) => things(d).NewThing.properties.kind.enum.push("z"),
+    `${postBody}/properties/kind`,
+  ],
+  [
+    "request-property-became-required",
+    "ERR",
+    (d) => things(d).NewThing.required.push("note"),
+    `${postBody}/properties/note`,
+  ],
+  [
+    "request-property-added-required",
+    "ERR",
+    (d) => {
+      things(d).NewThing.properties.z = { type: "string" };
+      things(d).NewThing.required.push("z");
+    },
+    `${postBody}/properties/z`,
+  ],
+  [
+    "request-property-added-optional",
+    "INFO",
+    (d) => (things(d).NewThing.properties.z = { type: "string" }),
+    `${postBody}/properties/z`,
+  ],
+  [
+    "request-property-became-nullable",
+    "INFO",
+    (d) => (things(d).NewThing.properties.note.nullable = true),
+    `${postBody}/properties/note`,
+  ],
+  [
+    "request-parameter-became-required",
+    "ERR",
+    (d) => (get(d).parameters[0].required = true),
+    "/paths/~1v1~1things/get/parameters/0",
+  ],
+  [
+    "new-required-request-parameter",
+    "ERR",
+    (d) =>
+      get(d).parameters.push({
+        name: "q",
+        in: "query",
+        required: true,
+        schema: { type: "string" },
+      }),
+    "/paths/~1v1~1things/get/parameters/1",
+  ],
+  [
+    "new-optional-request-parameter",
+    "INFO",
+    (d) =>
+      get(d).parameters.push({
+        name: "q",
+        in: "query",
+        required: false,
+        schema: { type: "string" },
+      }),
+    "/paths/~1v1~1things/get/parameters/1",
+  ],
+  [
+    "request-property-type-changed",
+    "ERR",
+    (d) => (things(d).NewThing.properties.note.type = "integer"),
+    `${postBody}/properties/note`,
+  ],
+  [
+    "request-property-pattern-changed",
+    "WARN",
+    (d) => (things(d).NewThing.properties.name.pattern = "^[a-z]{2,}$"),
+    `${postBody}/properties/name`,
+  ],
+  [
+    "request-property-pattern-removed",
+    "INFO",
+    (d) => delete things(d).NewThing.properties.name.pattern,
+    `${postBody}/properties/name`,
+  ],
+  [
+    "request-property-max-length-decreased",
+    "ERR",
+    (d) => (things(d).NewThing.properties.name.maxLength = 20),
+    `${postBody}/properties/name`,
+  ],
+  [
+    "request-property-max-length-increased",
+    "INFO",
+    (d) => (things(d).NewThing.properties.name.maxLength = 60),
+    `${postBody}/properties/name`,
+  ],
+  [
+    "request-parameter-max-decreased",
+    "ERR",
+    (d) => (get(d).parameters[0].schema.maximum = 50),
+    "/paths/~1v1~1things/get/parameters/0/schema",
+  ],
+  [
+    "request-parameter-max-increased",
+    "INFO",
+    (d) => (get(d).parameters[0].schema.maximum = 500),
+    "/paths/~1v1~1things/get/parameters/0/schema",
+  ],
+  [
+    "request-parameter-type-generalized",
+    "INFO",
+    (d) => (get(d).parameters[0].schema.type = "number"),
+    "/paths/~1v1~1things/get/parameters/0/schema",
+  ],
+  [
+    "endpoint-deprecated",
+    "INFO",
+    (d) => (get(d).deprecated = true),
+    "/paths/~1v1~1things/get/deprecated",
+  ],
+  // Webhook payloads are sent by the platform: judged as responses.
+  [
+    "response-property-removed-optional",
+    "WARN",
+    (d) => delete hook(d).properties.at,
+    `${hookBody}/properties/at`,
+  ],
+  [
+    "response-property-removed-required",
+    "ERR",
+    (d) => {
+      delete hook(d).properties.id;
+      hook(d).required = [];
+    },
+    `${hookBody}/properties/id`,
+  ],
+  [
+    "response-property-added-optional",
+    "INFO",
+    (d) => (hook(d).properties.more = { type: "string" }),
+    `${hookBody}/properties/more`,
+  ],
+  ["response-body-became-nullable", "ERR", (d) => (hook(d).nullable = true), hookBody],
+  [
+    "webhook-removed",
+    "ERR",
+    (d) => delete d["x-webhooks"]["thing.done"],
+    "/x-webhooks/thing.done/post",
+  ],
 ];
 
 describe("compatibility rules (decision V1)", () => {
-  it.each(cases)("%s is %s", (rule, verdict, change, pointer) => {
+  it.each(cases)("%s is %s", (id, level, change, pointer) => {
     const after = base();
     change(after);
-    const findings = compareContracts(base(), after);
-    expect(findings.find((f) => f.pointer === pointer), JSON.stringify(findings, null, 1)).toMatchObject({ rule, verdict, pointer });
+    const findings = compareDocuments(base(), after);
+    expect(
+      findings.find((f) => f.id === id && f.pointer === pointer),
+      JSON.stringify(findings, null, 1),
+    ).toMatchObject({ id, level, pointer });
     // A compatible change brings no breaking finding along with it.
-    if (verdict === "compatible") expect(findings.filter((f) => f.verdict === "breaking")).toEqual([]);
+    if (level !== "ERR") expect(findings.filter((f) => f.level === "ERR")).toEqual([]);
   });
 
   it("an unchanged contract has no findings, descriptions are not changes", () => {
     const after = base();
     get(after).description = "now documented";
-    expect(compareContracts(base(), base())).toEqual([]);
-    expect(compareContracts(base(), after)).toEqual([]);
+    expect(compareDocuments(base(), base())).toEqual([]);
+    expect(compareDocuments(base(), after)).toEqual([]);
+  });
+
+  it("parameters declared on the path and on the operation read as one list: identical documents and moved parameters compare equal", () => {
+    const withPathLevel = (): Doc => {
+      const d = base();
+      d.paths["/v1/things/{id}"] = {
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string" } },
+          { name: "trace", in: "header", schema: { type: "string" } },
+        ],
+        get: {
+          operationId: "getThing",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": { description: "ok" } },
+        },
+      };
+      return d;
+    };
+    expect(compareDocuments(withPathLevel(), withPathLevel())).toEqual([]);
+    const moved = withPathLevel();
+    moved.paths["/v1/things/{id}"].get.parameters.push(
+      moved.paths["/v1/things/{id}"].parameters.pop(),
+    );
+    expect(compareDocuments(withPathLevel(), moved)).toEqual([]);
+    // Renaming a path parameter does not make another path.
+    const renamed = withPathLevel();
+    renamed.paths["/v1/things/{thingId}"] = renamed.paths["/v1/things/{id}"];
+    delete renamed.paths["/v1/things/{id}"];
+    for (const p of [
+      renamed.paths["/v1/things/{thingId}"].parameters[0],
+      renamed.paths["/v1/things/{thingId}"].get.parameters[0],
+    ])
+      p.name = "thingId";
+    expect(compareDocuments(withPathLevel(), renamed).filter((f) => f.level !== "INFO")).toEqual(
+      [],
+    );
+  });
+
+  it("a change no rule knows is unclassified, not breaking", () => {
+    const after = base();
+    things(after).NewThing.properties.note.someFutureKeyword = 3;
+    const findings = compareDocuments(base(), after);
+    expect(findings).toMatchObject([
+      {
+        id: "unclassified",
+        level: "UNCLASSIFIED",
+        pointer: `${postBody}/properties/note/someFutureKeyword`,
+      },
+    ]);
   });
 });

@@ -1,70 +1,470 @@
-// Which change of the contract breaks a client built against the last release (decision V1).
-// api-smart-diff walks both documents (refs resolved) and proposes a verdict per change; this
-// table names each change after the rule it falls under (oasdiff's catalogue is the model) and,
-// where V1 or the field's usual rules differ from the library's default, says so. First match wins.
-import type { Diff } from "api-smart-diff";
-
-export type Verdict = "breaking" | "compatible";
-
-export interface RuleContext {
-  /** `request` (parameters, request body), `response`, or `operation` (the operation itself). */
-  side: "request" | "response" | "operation";
-  /** The last key of the changed location, e.g. `pattern`, `enum`, `properties`. */
-  key: string;
-  /** The key before it, e.g. `properties` when a property was added or removed. */
-  parentKey: string;
-  /** True when the enum's schema declares `x-extensible-enum: true` (values may be added). */
-  extensibleEnum: boolean;
-  /** True inside a media type's `example`/`examples`: sample values, not what is accepted or sent. */
-  example: boolean;
-}
+// The rule catalogue of the compatibility gate: every finding the gate can report has an id here
+// with its level and why. Modelled on oasdiff's checker (github.com/oasdiff/oasdiff, checker/
+// rules.go): ERR breaks a client (the gate fails), WARN may break one (shown, does not fail),
+// INFO is a compatible change (changelog). A change no rule covers is UNCLASSIFIED: shown, and
+// failing only under --strict. Verdicts are direction-aware: in a request the client sends the
+// value, so narrowing what is accepted breaks it; in a response (and in a webhook payload, which
+// the platform sends) the server sends it, so widening what may arrive breaks the reader.
+export type Level = "ERR" | "WARN" | "INFO" | "UNCLASSIFIED";
+export type Direction = "request" | "response";
 
 export interface Rule {
-  name: string;
-  /** Why, in one line, for the changelog and the gate's message. */
+  id: string;
+  level: Level;
   says: string;
-  when: (d: Diff, c: RuleContext) => boolean;
-  /** Fixed verdict; absent means the library's verdict (breaking stays breaking, the rest compatible). */
-  verdict?: Verdict;
 }
 
-const constraintKeys = ["maxLength", "minLength", "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "maxItems", "minItems", "multipleOf", "maxProperties", "minProperties", "format"];
-
-export const rules: Rule[] = [
-  { name: "scope-changed", says: "the operation requires another scope, so existing keys may be refused", when: (_d, c) => c.key === "x-platform-scope", verdict: "breaking" },
-  // An example shows a value; no client parses against it. A new required response field has to
-  // appear in the operation's examples (TypeSpec's warnings are errors), so without this rule no
-  // field could ever be added to an operation that has one.
-  { name: "example-changed", says: "a documentation example changed (not part of what is accepted or sent)", when: (_d, c) => c.example, verdict: "compatible" },
-  { name: "operation-removed", says: "an operation clients call is gone", when: (d, c) => c.side === "operation" && d.action === "remove", verdict: "breaking" },
-  { name: "operation-added", says: "a new operation", when: (d, c) => c.side === "operation" && d.action === "add", verdict: "compatible" },
-  { name: "response-status-removed", says: "clients handling this status never see it again, or see another", when: (d, c) => c.parentKey === "responses" && d.action === "remove", verdict: "breaking" },
-  { name: "response-status-added", says: "a new status (V1: new error codes are additive)", when: (d, c) => c.parentKey === "responses" && d.action === "add", verdict: "compatible" },
-  { name: "request-content-type-removed", says: "clients sending this media type are refused", when: (d, c) => c.side === "request" && c.parentKey === "content" && d.action === "remove", verdict: "breaking" },
-  { name: "response-content-type-removed", says: "clients parsing this media type get another", when: (d, c) => c.side === "response" && c.parentKey === "content" && d.action === "remove", verdict: "breaking" },
-  { name: "content-type-added", says: "a further media type", when: (d, c) => c.parentKey === "content" && d.action === "add", verdict: "compatible" },
-  { name: "response-property-removed", says: "clients reading this field no longer get it", when: (d, c) => c.side === "response" && c.parentKey === "properties" && d.action === "remove", verdict: "breaking" },
-  { name: "response-property-added", says: "a new response field (V1: clients ignore unknown fields)", when: (d, c) => c.side === "response" && c.parentKey === "properties" && d.action === "add", verdict: "compatible" },
-  { name: "response-property-became-optional", says: "a field clients rely on may be missing", when: (d, c) => c.side === "response" && c.parentKey === "required" && d.action === "remove", verdict: "breaking" },
-  { name: "response-property-became-required", says: "a field is now always present", when: (d, c) => c.side === "response" && c.parentKey === "required" && d.action === "add", verdict: "compatible" },
-  { name: "response-enum-value-added", says: "clients that switch on this value meet one they do not know (compatible only where the enum is declared extensible)", when: (d, c) => c.side === "response" && c.parentKey === "enum" && d.action === "add" && !c.extensibleEnum, verdict: "breaking" },
-  { name: "response-extensible-enum-value-added", says: "a new value of an enum declared extensible (x-extensible-enum)", when: (d, c) => c.side === "response" && c.parentKey === "enum" && d.action === "add", verdict: "compatible" },
-  { name: "response-enum-value-removed", says: "a value is no longer sent", when: (d, c) => c.side === "response" && c.parentKey === "enum" && d.action === "remove", verdict: "compatible" },
-  { name: "request-enum-value-removed", says: "clients sending this value are refused", when: (d, c) => c.side === "request" && c.parentKey === "enum" && d.action === "remove", verdict: "breaking" },
-  { name: "request-enum-value-added", says: "a new accepted value", when: (d, c) => c.side === "request" && c.parentKey === "enum" && d.action === "add", verdict: "compatible" },
-  { name: "request-property-became-required", says: "clients that leave this field out are refused", when: (d, c) => c.side === "request" && c.parentKey === "required" && d.action === "add", verdict: "breaking" },
-  { name: "request-property-became-optional", says: "a field may now be left out", when: (d, c) => c.side === "request" && c.parentKey === "required" && d.action === "remove", verdict: "compatible" },
-  { name: "request-property-added", says: "a new request field (breaking only when required)", when: (d, c) => c.side === "request" && c.parentKey === "properties" && d.action === "add" },
-  { name: "request-property-removed", says: "a request field is no longer declared", when: (d, c) => c.side === "request" && c.parentKey === "properties" && d.action === "remove" },
-  { name: "request-parameter-became-required", says: "clients that leave this parameter out are refused", when: (d, c) => c.side === "request" && c.key === "required" && c.parentKey !== "required" && d.after === true, verdict: "breaking" },
-  { name: "request-parameter-added", says: "a new parameter (breaking only when required)", when: (d, c) => c.side === "request" && c.parentKey === "parameters" && d.action === "add" },
-  { name: "request-parameter-removed", says: "a parameter is no longer declared", when: (d, c) => c.side === "request" && c.parentKey === "parameters" && d.action === "remove" },
-  { name: "type-changed", says: "the value's type changed", when: (_d, c) => c.key === "type" },
-  { name: "pattern-changed", says: "the value's pattern changed (a tightened pattern refuses values clients send)", when: (_d, c) => c.key === "pattern" },
-  ...constraintKeys.map((k): Rule => ({ name: `${kebab(k)}-changed`, says: `${k} changed (narrowing refuses values clients send)`, when: (_d, c) => c.key === k })),
-  { name: "schema-changed", says: "another change of a schema", when: () => true },
-];
-
-function kebab(s: string): string {
-  return s.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`);
+const catalogue = new Map<string, Rule>();
+function rule(id: string, level: Level, says: string): void {
+  catalogue.set(id, { id, level, says });
 }
+
+/** The rule with this id; an id missing from the catalogue is a defect of the gate, not of the input. */
+export function ruleOf(id: string): Rule {
+  const r = catalogue.get(id);
+  if (!r) throw new Error(`compat: rule ${id} is not in the catalogue (scripts/compat/rules.ts)`);
+  return r;
+}
+export const allRules = (): Rule[] => [...catalogue.values()];
+
+// ---- Schema rules: one family per keyword, ids `<direction>-<where>-<kind>` as oasdiff names
+// them. `where` is body (the whole request or response body), property (anything inside it),
+// parameter / parameter-property, header / header-property. Levels are [request, response].
+export const schemaWheres = [
+  "body",
+  "property",
+  "parameter",
+  "parameter-property",
+  "header",
+  "header-property",
+] as const;
+export type Where = (typeof schemaWheres)[number];
+
+const schemaKinds: Record<string, [Level, Level, string]> = {
+  "type-changed": [
+    "ERR",
+    "ERR",
+    "the value's type changed: values of the old type are refused or arrive unexpected",
+  ],
+  "type-generalized": [
+    "INFO",
+    "ERR",
+    "the type now admits more values (integer to number, a type added to a list): fine for senders, new to readers",
+  ],
+  "type-specialized": [
+    "ERR",
+    "INFO",
+    "the type admits fewer values: clients sending the others are refused, readers see a subset",
+  ],
+  "type-compatible": [
+    "INFO",
+    "INFO",
+    "a scalar type changed in a media type that carries it as text (form, plain text)",
+  ],
+  "format-changed": ["ERR", "ERR", "the format of the value changed"],
+  "format-added": ["ERR", "INFO", "a format now restricts the value"],
+  "format-removed": ["INFO", "ERR", "the format no longer restricts the value"],
+  "became-nullable": [
+    "INFO",
+    "ERR",
+    "null is now allowed: readers that do not expect null break (senders are unaffected)",
+  ],
+  "became-not-nullable": [
+    "ERR",
+    "INFO",
+    "null is no longer allowed: clients sending null are refused",
+  ],
+  "enum-value-added": [
+    "INFO",
+    "ERR",
+    "a new enum value. V1 (differs from oasdiff, which warns): in a response it is breaking, clients switch on these values, unless the enum is declared x-extensible-enum",
+  ],
+  "extensible-enum-value-added": [
+    "INFO",
+    "INFO",
+    "a new value of an enum declared x-extensible-enum: true (readers must expect new values)",
+  ],
+  "enum-value-removed": [
+    "ERR",
+    "INFO",
+    "an enum value is gone: clients sending it are refused (a response simply never sends it)",
+  ],
+  "became-enum": ["ERR", "INFO", "the value is now restricted to an enum"],
+  "enum-removed": [
+    "INFO",
+    "ERR",
+    "the enum restriction is gone: V1 reads this like new values of a response enum (unless x-extensible-enum)",
+  ],
+  "x-extensible-enum-value-removed": [
+    "ERR",
+    "INFO",
+    "a value of an x-extensible-enum list is gone",
+  ],
+  "const-added": ["ERR", "INFO", "the value is now fixed by const"],
+  "const-removed": ["INFO", "ERR", "the value is no longer fixed by const"],
+  "const-changed": ["ERR", "ERR", "the const value changed"],
+  "default-value-added": ["INFO", "INFO", "a default value"],
+  "default-value-removed": ["INFO", "INFO", "the default value is gone"],
+  "default-value-changed": ["INFO", "INFO", "the default value changed"],
+  "pattern-added": ["ERR", "INFO", "a pattern now restricts the string"],
+  "pattern-changed": [
+    "WARN",
+    "INFO",
+    "the pattern changed: check that it still accepts what clients send",
+  ],
+  "pattern-removed": ["INFO", "INFO", "the pattern no longer restricts the string"],
+  "multiple-of-changed": ["ERR", "ERR", "multipleOf changed to a value that is not compatible"],
+  "multiple-of-relaxed": ["INFO", "ERR", "multipleOf now accepts more values"],
+  "multiple-of-tightened": ["ERR", "INFO", "multipleOf now accepts fewer values"],
+  "all-of-added": [
+    "ERR",
+    "INFO",
+    "a subschema was added to allOf: a request must now satisfy it too",
+  ],
+  "all-of-removed": ["WARN", "INFO", "a subschema was removed from allOf"],
+  "all-of-added-annotation-only": [
+    "INFO",
+    "INFO",
+    "an allOf member with annotations only (description, title...)",
+  ],
+  "all-of-removed-annotation-only": [
+    "INFO",
+    "INFO",
+    "an allOf member with annotations only was removed",
+  ],
+  "any-of-added": ["INFO", "INFO", "an anyOf alternative was added"],
+  "any-of-removed": ["ERR", "INFO", "an anyOf alternative clients send is gone"],
+  "one-of-added": [
+    "INFO",
+    "ERR",
+    "a oneOf alternative was added: readers meet a shape they do not know",
+  ],
+  "one-of-removed": ["ERR", "INFO", "a oneOf alternative clients send is gone"],
+  "wrapped-in-one-of": ["ERR", "ERR", "the schema was wrapped in oneOf"],
+  "not-added": ["ERR", "INFO", "a not subschema now excludes values"],
+  "not-removed": ["INFO", "ERR", "the not subschema no longer excludes values"],
+  "additional-properties-restricted": [
+    "ERR",
+    "INFO",
+    "additionalProperties now refuses properties it accepted",
+  ],
+  "additional-properties-relaxed": [
+    "INFO",
+    "ERR",
+    "additionalProperties now accepts properties it refused",
+  ],
+  "discriminator-added": ["INFO", "INFO", "a discriminator was added"],
+  "discriminator-removed": ["INFO", "INFO", "the discriminator was removed"],
+  "discriminator-property-name-changed": [
+    "INFO",
+    "INFO",
+    "the discriminator's property name changed",
+  ],
+  "discriminator-mapping-added": ["INFO", "INFO", "a discriminator mapping was added"],
+  "discriminator-mapping-deleted": ["INFO", "INFO", "a discriminator mapping was deleted"],
+  "discriminator-mapping-changed": ["INFO", "INFO", "a discriminator mapping changed"],
+  "prefix-items-added": ["INFO", "ERR", "prefixItems added"],
+  "prefix-items-removed": ["ERR", "INFO", "prefixItems removed"],
+  "content-media-type-changed": ["ERR", "ERR", "contentMediaType changed"],
+  "content-encoding-changed": ["ERR", "ERR", "contentEncoding changed"],
+  "dependent-required-changed": ["ERR", "ERR", "dependentRequired changed"],
+  deprecated: ["INFO", "INFO", "deprecated"],
+  "deprecated-with-sunset": ["INFO", "INFO", "deprecated, with a sunset date"],
+  "deprecated-sunset-invalid": ["ERR", "ERR", "deprecated with a sunset date that is not a date"],
+  reactivated: ["INFO", "INFO", "no longer deprecated"],
+  "stability-decreased": [
+    "ERR",
+    "ERR",
+    "x-stability-level went down (stable > beta > alpha > draft)",
+  ],
+  "stability-increased": ["INFO", "INFO", "x-stability-level went up"],
+  "became-read-only": ["INFO", "INFO", "became readOnly"],
+  "became-not-read-only": ["INFO", "INFO", "no longer readOnly"],
+  "became-write-only": ["INFO", "INFO", "became writeOnly"],
+  "became-not-write-only": ["INFO", "INFO", "no longer writeOnly"],
+  "required-became-not-write-only": [
+    "INFO",
+    "WARN",
+    "a required property is no longer writeOnly: readers now receive it",
+  ],
+};
+// Keywords whose presence only narrows what is valid (added: ERR for a request, removed: ERR
+// for a response; a change of their subschema is compared inside).
+for (const k of [
+  "if",
+  "then",
+  "else",
+  "contains",
+  "dependent-required",
+  "dependent-schema",
+  "pattern-property",
+  "property-names",
+  "unevaluated-items",
+  "unevaluated-properties",
+  "content-schema",
+]) {
+  schemaKinds[`${k}-added`] = ["ERR", "INFO", `${k} now constrains the value`];
+  schemaKinds[`${k}-removed`] = ["INFO", "ERR", `${k} no longer constrains the value`];
+}
+// Bounds: a lower max / higher min refuses values; newly set is a warning on the request side.
+for (const b of [
+  "max",
+  "exclusive-max",
+  "max-length",
+  "max-items",
+  "max-properties",
+  "max-contains",
+]) {
+  schemaKinds[`${b}-decreased`] = [
+    "ERR",
+    "INFO",
+    `${b} decreased: values near the old bound are refused`,
+  ];
+  schemaKinds[`${b}-increased`] = ["INFO", "ERR", `${b} increased: larger values may now arrive`];
+  schemaKinds[`${b}-set`] = ["WARN", "INFO", `${b} set where there was none`];
+  schemaKinds[`${b}-unset`] = ["INFO", "ERR", `${b} no longer bounds the value`];
+}
+for (const b of [
+  "min",
+  "exclusive-min",
+  "min-length",
+  "min-items",
+  "min-properties",
+  "min-contains",
+]) {
+  schemaKinds[`${b}-increased`] = [
+    "ERR",
+    "INFO",
+    `${b} increased: values near the old bound are refused`,
+  ];
+  schemaKinds[`${b}-decreased`] = ["INFO", "ERR", `${b} decreased: smaller values may now arrive`];
+  schemaKinds[`${b}-set`] = ["WARN", "INFO", `${b} set where there was none`];
+  schemaKinds[`${b}-unset`] = ["INFO", "ERR", `${b} no longer bounds the value`];
+}
+// Properties of an object: `<direction>-<where>-<kind>` with where property / parameter-property / header-property.
+const propertyKinds: Record<string, [Level, Level, string]> = {
+  "added-required": [
+    "ERR",
+    "INFO",
+    "a new required property: clients that do not send it are refused",
+  ],
+  "added-optional": ["INFO", "INFO", "a new optional property (V1: clients ignore unknown fields)"],
+  "removed-required": [
+    "WARN",
+    "ERR",
+    "a required property is gone: readers relying on it break; a request field no longer declared is ignored or refused",
+  ],
+  "removed-optional": [
+    "WARN",
+    "WARN",
+    "an optional property is gone: readers must already cope with its absence",
+  ],
+  "became-required": ["ERR", "INFO", "the property became required"],
+  "became-optional": [
+    "INFO",
+    "ERR",
+    "the property became optional: readers relying on it may not get it",
+  ],
+};
+for (const [k, v] of Object.entries(propertyKinds)) schemaKinds[k] = v;
+
+const directions: Direction[] = ["request", "response"];
+for (const dir of directions)
+  for (const where of schemaWheres)
+    for (const [kind, [req, res, says]] of Object.entries(schemaKinds)) {
+      rule(`${dir}-${where}-${kind}`, dir === "request" ? req : res, says);
+      // readOnly values are never sent in a request, writeOnly ones never in a response.
+      rule(
+        `${dir}-${dir === "request" ? "read-only" : "write-only"}-${where}-${kind}`,
+        "INFO",
+        `${says} (${dir === "request" ? "readOnly: clients do not send it" : "writeOnly: never sent back"})`,
+      );
+    }
+
+// oasdiff's exceptions to the families, kept: a parameter's default is what the server assumes when
+// the client leaves it out, so any change of it changes behaviour; a type change inside an object
+// parameter (deepObject) is a warning, the serialised text may still parse.
+for (const kind of ["default-value-added", "default-value-removed", "default-value-changed"])
+  rule(
+    `request-parameter-${kind}`,
+    "ERR",
+    "the parameter's default changed: clients leaving it out get another behaviour",
+  );
+rule(
+  "request-parameter-property-type-changed",
+  "WARN",
+  "a property type of an object parameter changed: the serialised text may still parse",
+);
+
+// ---- Operation rules.
+rule("endpoint-added", "INFO", "a new operation");
+rule(
+  "api-removed-without-deprecation",
+  "ERR",
+  "an operation clients call is gone without having been deprecated",
+);
+rule(
+  "api-path-removed-without-deprecation",
+  "ERR",
+  "a path clients call is gone without having been deprecated",
+);
+rule(
+  "api-removed-with-deprecation",
+  "INFO",
+  "a deprecated operation without a sunset date was removed",
+);
+rule(
+  "api-path-removed-with-deprecation",
+  "INFO",
+  "a deprecated path without a sunset date was removed",
+);
+rule(
+  "api-removed-before-sunset",
+  "ERR",
+  "a deprecated operation was removed before its sunset date",
+);
+rule(
+  "api-path-removed-before-sunset",
+  "ERR",
+  "a deprecated path was removed before its sunset date",
+);
+rule("api-sunset-parse", "ERR", "a removed deprecated operation's x-sunset is not a date");
+rule("api-path-sunset-parse", "ERR", "a removed deprecated path's x-sunset is not a date");
+rule("endpoint-deprecated", "INFO", "the operation is deprecated");
+rule("endpoint-deprecated-with-sunset", "INFO", "the operation is deprecated with a sunset date");
+rule(
+  "api-deprecated-sunset-parse",
+  "ERR",
+  "the operation is deprecated with an x-sunset that is not a date",
+);
+rule("endpoint-reactivated", "INFO", "the operation is no longer deprecated");
+rule("sunset-deleted", "ERR", "the sunset date of a deprecated operation was deleted");
+rule(
+  "api-sunset-date-changed-too-small",
+  "ERR",
+  "the sunset date of a deprecated operation moved earlier",
+);
+rule("api-stability-decreased", "ERR", "x-stability-level went down");
+rule("api-stability-increased", "INFO", "x-stability-level went up");
+rule("api-invalid-stability-level", "ERR", "x-stability-level is not draft, alpha, beta or stable");
+rule(
+  "api-operation-id-changed",
+  "INFO",
+  "the operationId changed (generated clients rename a method)",
+);
+rule("api-tag-added", "INFO", "a tag was added");
+rule("api-tag-removed", "INFO", "a tag was removed");
+rule("api-security-added", "INFO", "a security requirement was added to the operation");
+rule("api-security-removed", "INFO", "a security requirement was removed from the operation");
+rule("api-security-scope-added", "INFO", "a scope was added to a security requirement");
+rule("api-security-scope-removed", "INFO", "a scope was removed from a security requirement");
+rule("api-global-security-added", "INFO", "a global security requirement was added");
+rule("api-global-security-removed", "INFO", "a global security requirement was removed");
+rule(
+  "api-global-security-scope-added",
+  "INFO",
+  "a scope was added to a global security requirement",
+);
+rule(
+  "api-global-security-scope-removed",
+  "INFO",
+  "a scope was removed from a global security requirement",
+);
+rule("api-security-component-added", "INFO", "a security scheme was added");
+rule("api-security-component-removed", "INFO", "a security scheme was removed");
+rule("api-security-component-changed", "INFO", "a security scheme changed");
+rule(
+  "platform-scope-changed",
+  "ERR",
+  "this project's x-platform-scope changed: existing keys without the new scope are refused (V1)",
+);
+rule("platform-scope-removed", "INFO", "this project's x-platform-scope is no longer required");
+rule(
+  "platform-scope-added",
+  "ERR",
+  "this project's x-platform-scope now required: existing keys may be refused (V1)",
+);
+// Parameters.
+rule(
+  "new-required-request-parameter",
+  "ERR",
+  "a new required parameter: clients that do not send it are refused",
+);
+rule("new-request-path-parameter", "ERR", "a new path parameter");
+rule("new-optional-request-parameter", "INFO", "a new optional parameter");
+rule(
+  "request-parameter-removed",
+  "WARN",
+  "a parameter is no longer declared: the server ignores or refuses what clients send",
+);
+rule("request-parameter-removed-with-deprecation", "INFO", "a deprecated parameter was removed");
+rule(
+  "request-parameter-removed-before-sunset",
+  "ERR",
+  "a deprecated parameter was removed before its sunset date",
+);
+rule("request-parameter-became-required", "ERR", "the parameter became required");
+rule("request-parameter-became-optional", "INFO", "the parameter became optional");
+rule("request-parameter-deprecated", "INFO", "the parameter is deprecated");
+rule("request-parameter-reactivated", "INFO", "the parameter is no longer deprecated");
+rule(
+  "request-parameter-sunset-deleted",
+  "ERR",
+  "the sunset date of a deprecated parameter was deleted",
+);
+rule(
+  "request-parameter-serialization-changed",
+  "ERR",
+  "style, explode or allowReserved changed: clients serialise the value differently",
+);
+rule("request-parameter-content-changed", "ERR", "the parameter's media type changed");
+// Request body.
+rule("request-body-added-required", "ERR", "a required request body where there was none");
+rule("request-body-added-optional", "INFO", "an optional request body where there was none");
+rule("request-body-removed", "ERR", "the request body is no longer accepted");
+rule("request-body-became-required", "ERR", "the request body became required");
+rule("request-body-became-optional", "INFO", "the request body became optional");
+rule("request-body-media-type-added", "INFO", "a further request media type");
+rule("request-body-media-type-removed", "ERR", "clients sending this media type are refused");
+rule("request-body-media-type-schema-added", "ERR", "a schema now restricts a request media type");
+rule(
+  "request-body-media-type-schema-removed",
+  "INFO",
+  "the request media type has no schema any more",
+);
+// Responses (V1 differs from oasdiff: any status removal is breaking, not only a success status).
+rule("response-success-status-added", "INFO", "a new success status");
+rule(
+  "response-non-success-status-added",
+  "INFO",
+  "a new error status (V1: new error codes are additive)",
+);
+rule("response-success-status-removed", "ERR", "a success status clients handle is gone");
+rule(
+  "response-non-success-status-removed",
+  "ERR",
+  "an error status clients handle is gone (V1: breaking; oasdiff calls it INFO)",
+);
+rule("response-media-type-added", "INFO", "a further response media type");
+rule("response-media-type-removed", "ERR", "clients parsing this media type get another");
+rule(
+  "response-body-media-type-schema-added",
+  "INFO",
+  "a schema now describes a response media type",
+);
+rule(
+  "response-body-media-type-schema-removed",
+  "WARN",
+  "a response media type no longer has a schema",
+);
+rule("response-header-added", "INFO", "a new response header");
+rule("required-response-header-removed", "ERR", "a required response header is gone");
+rule("optional-response-header-removed", "WARN", "an optional response header is gone");
+rule("response-header-became-optional", "ERR", "a response header clients rely on may be missing");
+rule("response-header-became-required", "INFO", "a response header is now always sent");
+// Webhooks (the platform sends the payload: its body is judged as a response).
+rule("webhook-added", "INFO", "a new webhook event");
+rule("webhook-removed", "ERR", "a webhook event receivers handle is gone");
+// Components only matter where they are used; a removed one is noted.
+rule("api-schema-removed", "INFO", "a component schema was removed");
+rule("unclassified", "UNCLASSIFIED", "a change no rule covers: review it (fails under --strict)");
