@@ -54,10 +54,15 @@ function operations(doc: Doc): Map<string, Operation> {
         [item.parameters, [root, name, "parameters"]],
         [op.parameters, [...ptr, "parameters"]],
       ] as const) {
+        let declared = 0;
         (Array.isArray(list) ? list : []).forEach((raw: any, i: number) => {
           const p = deref(doc, raw).node;
           if (!p || typeof p !== "object") return;
-          const pos = pathNames.indexOf(p.name);
+          // A path parameter is its position in the template; one whose name is not in the
+          // template (a mistake the loader tolerates) takes its place among the declared ones.
+          const named = pathNames.indexOf(p.name);
+          const pos = p.in === "path" ? (named >= 0 ? named : declared) : -1;
+          if (p.in === "path") declared++;
           const key =
             p.in === "path" && pos >= 0
               ? `path:#${pos}`

@@ -131,6 +131,31 @@ export function normalize(doc: Doc, raw: any): Normal {
     )
       nullable = true;
   }
+  // Without anyOf/oneOf/if/dependentSchemas (allOf is flattened above), unevaluatedProperties sees
+  // exactly the properties additionalProperties sees: TypeSpec writes one in 3.1, the other in 3.0.
+  if (
+    s.unevaluatedProperties !== undefined &&
+    s.additionalProperties === undefined &&
+    !s.anyOf &&
+    !s.oneOf &&
+    !s.if &&
+    !s.dependentSchemas
+  ) {
+    s = { ...s, additionalProperties: s.unevaluatedProperties };
+    delete s.unevaluatedProperties;
+  }
+  if (
+    s.unevaluatedItems !== undefined &&
+    s.items === undefined &&
+    !s.prefixItems &&
+    !s.anyOf &&
+    !s.oneOf &&
+    !s.if &&
+    !s.contains
+  ) {
+    s = { ...s, items: s.unevaluatedItems };
+    delete s.unevaluatedItems;
+  }
   let types: Set<string> | undefined;
   if (typeof s.type === "string") types = new Set([s.type]);
   else if (Array.isArray(s.type)) types = new Set(s.type);

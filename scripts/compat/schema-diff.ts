@@ -10,7 +10,7 @@ import {
   type Normal,
   type Schema,
 } from "./resolve.ts";
-import type { Direction, Where } from "./rules.ts";
+import { ruleOf, type Direction, type Where } from "./rules.ts";
 
 export interface SchemaCtx {
   dir: Direction;
@@ -158,7 +158,18 @@ export function diffSchema(baseRaw: any, revRaw: any, c: SchemaCtx): void {
     emit("wrapped-in-one-of", "the schema was wrapped in oneOf");
     return;
   }
-  compareTypes(b, r, emit, !!c.loose, c.where === "parameter" || c.where === "parameter-property");
+  const textParameter =
+    c.dir === "request" && (c.where === "parameter" || c.where === "parameter-property")
+      ? c.where
+      : undefined;
+  compareTypes(
+    b,
+    r,
+    emit,
+    c.loose ? c.dir : undefined,
+    textParameter,
+    !!textParameter && arrayOfOneAccepts(baseRaw, rs.items, c),
+  );
   if (b.nullable !== r.nullable)
     emit(
       r.nullable ? "became-nullable" : "became-not-nullable",
@@ -228,7 +239,9 @@ export function diffSchema(baseRaw: any, revRaw: any, c: SchemaCtx): void {
   }
   compareObject(b, r, c, emit, sub);
   // Arrays.
-  if (bs.items !== undefined || rs.items !== undefined) {
+  // Items are compared when both sides describe arrays; a value that became an array (or stopped
+  // being one) is already reported as a type change.
+  if (bs.items !== undefined && rs.items !== undefined) {
     if (Array.isArray(bs.items) || Array.isArray(rs.items)) {
       if (!same(bs.items, rs.items))
         emit("prefix-items-" + (rs.items ? "added" : "removed"), "tuple items changed");
@@ -311,6 +324,21 @@ export function diffSchema(baseRaw: any, revRaw: any, c: SchemaCtx): void {
       c.emit("unclassified", `schema keyword ${k} changed`, [...c.ptr, k]);
 }
 
+/** Whether an exploded array parameter still accepts every single value the scalar one did. */
+function arrayOfOneAccepts(scalarRaw: any, itemsRaw: any, c: SchemaCtx): boolean {
+  if (!itemsRaw || typeof itemsRaw !== "object") return true;
+  let breaks = false;
+  diffSchema(scalarRaw, itemsRaw, {
+    ...c,
+    where: "parameter",
+    seen: new Map(),
+    emit: (id) => {
+      if (ruleOf(id).level === "ERR") breaks = true;
+    },
+  });
+  return !breaks;
+}
+
 const typeWidth = (t: Set<string> | undefined): Set<string> | undefined => {
   if (!t) return undefined;
   const out = new Set(t);
@@ -321,24 +349,40 @@ const subset = (a: Set<string> | undefined, b: Set<string> | undefined) =>
   !b || (!!a && [...a].every((x) => b.has(x)));
 
 const scalar = new Set(["string", "number", "integer", "boolean"]);
+/**
+ * Outside JSON (a form or XML body, a parameter) values travel as text, as oasdiff reads them: a
+ * string type holds any value, so a change to string is compatible and, for a parameter, a change
+ * from string to another scalar narrows it. An exploded query array also accepts one value.
+ */
 function compareTypes(
   b: Normal,
   r: Normal,
   emit: (k: string, m: string) => void,
-  loose: boolean,
-  text: boolean,
+  loose: Direction | undefined,
+  textParameter: "parameter" | "parameter-property" | undefined,
+  arrayOfOneAccepts: boolean,
 ): void {
   const t1 = b.types && [...b.types].sort().join(",");
   const t2 = r.types && [...r.types].sort().join(",");
   if (t1 === t2) return;
-  // A parameter travels as text: a string type held every scalar, so a scalar type narrows it.
-  if (text && t1 === "string" && r.types && [...r.types].every((t) => scalar.has(t)))
-    return emit("type-specialized", `type changed from ${t1} to ${t2}`);
-  if (loose && b.types && r.types && [...b.types, ...r.types].every((t) => scalar.has(t)))
-    return emit("type-compatible", `type changed from ${t1} to ${t2} (sent as text)`);
+  const message = `type changed from ${t1 ?? "any"} to ${t2 ?? "any"}`;
+  // The receiver's type is string: whatever is sent still parses.
+  if (loose && (loose === "request" ? t2 : t1) === "string")
+    return emit("type-compatible", `${message} (sent as text)`);
+  if (textParameter === "parameter" && t2 === "string")
+    return emit("type-generalized", `${message} (a parameter is text)`);
+  if (textParameter && t1 === "string" && r.types && [...r.types].every((t) => scalar.has(t)))
+    return emit("type-specialized", message);
+  if (
+    textParameter &&
+    t2 === "array" &&
+    b.types &&
+    [...b.types].every((t) => scalar.has(t)) &&
+    arrayOfOneAccepts
+  )
+    return emit("type-generalized", `${message} (one value is an array of one)`);
   const wb = typeWidth(b.types);
   const wr = typeWidth(r.types);
-  const message = `type changed from ${t1 ?? "any"} to ${t2 ?? "any"}`;
   if (subset(wb, wr)) emit("type-generalized", message);
   else if (subset(wr, wb)) emit("type-specialized", message);
   else emit("type-changed", message);
@@ -537,15 +581,21 @@ function matchMembers(
   c: SchemaCtx,
   l1: any[],
   l2: any[],
+  name1?: string,
+  name2?: string,
 ): { pairs: [number, number][]; added: number[]; removed: number[] } {
   const n1 = l1.map((m) => normalize(c.base, m));
   const n2 = l2.map((m) => normalize(c.rev, m));
+  // A schema standing for itself keeps the component name it was reached by.
+  if (name1 && n1.length === 1) n1[0].name = name1;
+  if (name2 && n2.length === 1) n2[0].name = name2;
   const free2 = new Set(l2.map((_, i) => i));
   const pairs: [number, number][] = [];
   const left: number[] = [];
   const tests: ((i: number, j: number) => boolean)[] = [
     (i, j) => !!n1[i].name && n1[i].name === n2[j].name,
-    (i, j) => fingerprint(n1[i].s) === fingerprint(n2[j].s),
+    // Two different component names are two alternatives, even with the same content (oasdiff).
+    (i, j) => !(n1[i].name && n2[j].name) && fingerprint(n1[i].s) === fingerprint(n2[j].s),
     (i, j) => !!n1[i].s.title && n1[i].s.title === n2[j].s.title,
   ];
   let rest = l1.map((_, i) => i);
@@ -609,36 +659,30 @@ function compareComposition(
   const a1 = b.allOf ?? [];
   const a2 = r.allOf ?? [];
   if (!a1.length && !a2.length) return;
-  // A side without allOf stands for itself as the one member.
-  const names1 = a1.length
-    ? a1.map((m) => normalize(c.base, m.raw))
-    : Object.keys(b.s).length
-      ? [b]
-      : [];
-  const names2 = a2.length
-    ? a2.map((m) => normalize(c.rev, m.raw))
-    : Object.keys(r.s).length
-      ? [r]
-      : [];
-  const key = (n: Normal) => n.name ?? fingerprint(n.s);
-  const k1 = new Set(names1.map(key));
-  const k2 = new Set(names2.map(key));
-  names2.forEach((n, j) => {
-    if (!k1.has(key(n)))
-      emit(
-        isAnnotationOnly(n.s) ? "all-of-added-annotation-only" : "all-of-added",
-        `allOf member ${n.name ?? j} added`,
-        [...c.ptr, "allOf", j],
-      );
-  });
-  names1.forEach((n, i) => {
-    if (!k2.has(key(n)))
-      emit(
-        isAnnotationOnly(n.s) ? "all-of-removed-annotation-only" : "all-of-removed",
-        `allOf member ${n.name ?? i} removed`,
-        [...c.ptr, "allOf", i],
-      );
-  });
+  // A side without allOf stands for itself as the one member. Members are matched as anyOf's are
+  // (name, content, title, unnamed ones edited in place); a matched member's content was compared
+  // in the merged schema, so only membership is reported here.
+  const raw1 = a1.length ? a1.map((m) => m.raw) : Object.keys(b.s).length ? [b.s] : [];
+  const raw2 = a2.length ? a2.map((m) => m.raw) : Object.keys(r.s).length ? [r.s] : [];
+  const named1 = a1.length ? undefined : b.name;
+  const named2 = a2.length ? undefined : r.name;
+  const m = matchMembers(c, raw1, raw2, named1, named2);
+  for (const j of m.added) {
+    const n = normalize(c.rev, raw2[j]);
+    emit(
+      isAnnotationOnly(n.s) ? "all-of-added-annotation-only" : "all-of-added",
+      `allOf member ${n.name ?? j} added`,
+      [...c.ptr, "allOf", j],
+    );
+  }
+  for (const i of m.removed) {
+    const n = normalize(c.base, raw1[i]);
+    emit(
+      isAnnotationOnly(n.s) ? "all-of-removed-annotation-only" : "all-of-removed",
+      `allOf member ${n.name ?? i} removed`,
+      [...c.ptr, "allOf", i],
+    );
+  }
 }
 
 function compareDiscriminator(d1: any, d2: any, emit: (k: string, m: string) => void): void {
