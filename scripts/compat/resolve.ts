@@ -92,7 +92,7 @@ const isNullSchema = (doc: Doc, m: any) => {
   );
 };
 
-export function normalize(doc: Doc, raw: any): Normal {
+export function normalize(doc: Doc, raw: any, within: Set<object> = new Set()): Normal {
   const { node, name } = deref(doc, raw);
   const id = node && typeof node === "object" ? node : { value: node };
   let s: Schema =
@@ -115,7 +115,12 @@ export function normalize(doc: Doc, raw: any): Normal {
   if (Array.isArray(s.allOf) && s.allOf.length > 0) {
     const members = s.allOf.map((m: any) => {
       const d = deref(doc, m);
-      const inner = normalize(doc, m);
+      // A schema reached again through its own allOf adds nothing more (recursive documents).
+      const target = deref(doc, m).node;
+      const inner =
+        target && typeof target === "object" && (within.has(target) || within.size > 32)
+          ? normalize(doc, {})
+          : normalize(doc, m, new Set([...within, id]));
       return { raw: m, s: inner.s, name: d.name, nullable: inner.nullable };
     });
     const rest: Schema = { ...s };

@@ -440,4 +440,26 @@ describe("compatibility rules (decision V1)", () => {
       },
     ]);
   });
+
+  it("a schema that reaches itself through allOf or properties is compared without end", () => {
+    const recursive = (): Doc => {
+      const d = base();
+      things(d).Node = {
+        allOf: [
+          { $ref: "#/components/schemas/Node" },
+          { type: "object", properties: { child: { $ref: "#/components/schemas/Node" } } },
+        ],
+      };
+      get(d).responses["200"].content["application/json"].schema = {
+        $ref: "#/components/schemas/Node",
+      };
+      return d;
+    };
+    expect(compareDocuments(recursive(), recursive())).toEqual([]);
+    const changed = recursive();
+    things(changed).Node.allOf[1].properties.child.nullable = true;
+    expect(compareDocuments(recursive(), changed).map((f) => f.id)).toContain(
+      "response-property-became-nullable",
+    );
+  });
 });

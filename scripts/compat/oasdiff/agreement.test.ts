@@ -1,6 +1,8 @@
 // The gate against oasdiff's own checker test data (test/compat/oasdiff, labels from its Go tests by
 // extract.ts): the agreement table is printed, and the test fails below the goals of issue 30.
 import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { agreement, dataDir, runPairs, selfComparisons } from "./agreement.ts";
@@ -70,5 +72,35 @@ describe("npm run compat -- <base> <revision>", () => {
     const notOpenApi = cli(join(dataDir, "labels.json"), fixture("contains_added_base.yaml"));
     expect(notOpenApi.status).toBe(2);
     expect(notOpenApi.stderr).toContain("labels.json");
+  });
+  it("an unclassified change is shown and fails only under --strict", () => {
+    const dir = mkdtempSync(join(tmpdir(), "compat-"));
+    const doc = (extra: object) => ({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/a": {
+          get: {
+            responses: {
+              "200": {
+                description: "ok",
+                content: { "application/json": { schema: { type: "string", ...extra } } },
+              },
+            },
+          },
+        },
+      },
+    });
+    writeFileSync(join(dir, "base.json"), JSON.stringify(doc({})));
+    writeFileSync(
+      join(dir, "revision.yaml"),
+      `# YAML on one side, JSON on the other\n${JSON.stringify(doc({ someFutureKeyword: true }))}\n`,
+    );
+    const plain = cli(join(dir, "base.json"), join(dir, "revision.yaml"));
+    expect(plain.stdout).toMatch(
+      /^UNCLASSIFIED +\[unclassified\] GET \/a: schema keyword someFutureKeyword changed/m,
+    );
+    expect(plain.status).toBe(0);
+    expect(cli(join(dir, "base.json"), join(dir, "revision.yaml"), "--strict").status).toBe(1);
   });
 });
