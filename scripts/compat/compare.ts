@@ -296,7 +296,13 @@ function compareOperation(
         emit("request-parameter-removed", `${p.in} parameter ${p.name} removed`, p1.ptr);
       else {
         const s = sunsetOf(p);
-        if (s.date !== undefined && s.date > now.getTime())
+        if (s.invalid)
+          emit(
+            "request-parameter-sunset-parse",
+            `deprecated ${p.in} parameter ${p.name} removed; x-sunset ${JSON.stringify(s.raw)} is not a date`,
+            p1.ptr,
+          );
+        else if (s.date !== undefined && s.date > now.getTime())
           emit(
             "request-parameter-removed-before-sunset",
             `${p.in} parameter ${p.name} removed before its sunset ${s.raw}`,
@@ -416,6 +422,22 @@ function compareParameter(
     );
   else if (p1.deprecated && p1["x-sunset"] !== undefined && p2["x-sunset"] === undefined)
     emit("request-parameter-sunset-deleted", `${name}: sunset deleted`, ptr);
+  else if (p1.deprecated && p2.deprecated) {
+    const s1 = sunsetOf(p1);
+    const s2 = sunsetOf(p2);
+    if (s2.invalid && s1.raw !== s2.raw)
+      emit(
+        "request-parameter-sunset-parse",
+        `${name}: x-sunset ${JSON.stringify(s2.raw)} is not a date`,
+        ptr,
+      );
+    else if (s1.date !== undefined && s2.date !== undefined && s2.date < s1.date)
+      emit(
+        "request-parameter-sunset-date-changed-too-small",
+        `${name}: sunset moved from ${s1.raw} to ${s2.raw}`,
+        ptr,
+      );
+  }
   const style = (p: Doc) => p.style ?? (p.in === "query" || p.in === "cookie" ? "form" : "simple");
   const explode = (p: Doc) => p.explode ?? style(p) === "form";
   if (

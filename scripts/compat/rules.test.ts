@@ -1,6 +1,7 @@
 // One pair of tiny contracts per rule, both directions where the rule has two: the gate must name
 // the rule and the pointer, at the level the catalogue (rules.ts) and decision V1 give it.
 import { describe, expect, it } from "vitest";
+import { changelogSection } from "./changelog.ts";
 import { compareDocuments } from "./compare.ts";
 import type { Level } from "./rules.ts";
 
@@ -460,6 +461,24 @@ describe("compatibility rules (decision V1)", () => {
     things(changed).Node.allOf[1].properties.child.nullable = true;
     expect(compareDocuments(recursive(), changed).map((f) => f.id)).toContain(
       "response-property-became-nullable",
+    );
+  });
+
+  it("the changelog of a release lists each change under its rule", () => {
+    const after = base();
+    things(after).Thing.properties.extra = { type: "string" };
+    things(after).NewThing.properties.z = { type: "string" };
+    after.paths["/v1/other"] = {
+      get: { operationId: "o", responses: { "200": { description: "ok" } } },
+    };
+    const section = changelogSection("1.1.0", compareDocuments(base(), after), "2026-01-01");
+    expect(section).toMatch(/^## 1\.1\.0 \(2026-01-01\)/);
+    expect(section).toMatch(/### endpoint-added \(INFO\)\n\n[^\n]+\n\n- `GET \/v1\/other`/);
+    expect(section).toMatch(
+      /### request-property-added-optional \(INFO\)\n\n[^\n]+\n\n- `POST \/v1\/things`: property z added/,
+    );
+    expect(section).toMatch(
+      /### response-property-added-optional \(INFO\)\n\n[^\n]+\n\n- `GET \/v1\/things`: property extra added/,
     );
   });
 });

@@ -418,6 +418,12 @@ rule(
   "style, explode or allowReserved changed: clients serialise the value differently",
 );
 rule("request-parameter-content-changed", "ERR", "the parameter's media type changed");
+rule("request-parameter-sunset-parse", "ERR", "a deprecated parameter's x-sunset is not a date");
+rule(
+  "request-parameter-sunset-date-changed-too-small",
+  "ERR",
+  "the sunset date of a deprecated parameter moved earlier",
+);
 // Request body.
 rule("request-body-added-required", "ERR", "a required request body where there was none");
 rule("request-body-added-optional", "INFO", "an optional request body where there was none");

@@ -15,6 +15,7 @@ import {
 } from "node:fs";
 import { dirname, join, normalize, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { format, resolveConfig } from "prettier";
 
 type Level = "ERR" | "WARN" | "INFO";
 export interface LabelledPair {
@@ -199,18 +200,20 @@ for (const p of pairs)
   }
 const kept = pairs.filter((p) => !missing.has(p.base) && !missing.has(p.revision));
 copyFileSync(join(src, "LICENSE"), join(out, "LICENSE"));
+// Written as prettier writes it, since `npm run lint:format` checks test/.
+const labels = {
+  source: "https://github.com/oasdiff/oasdiff",
+  commit,
+  skipped: Object.fromEntries(skipped),
+  pairs: kept,
+};
+const labelsFile = join(out, "labels.json");
 writeFileSync(
-  join(out, "labels.json"),
-  JSON.stringify(
-    {
-      source: "https://github.com/oasdiff/oasdiff",
-      commit,
-      skipped: Object.fromEntries(skipped),
-      pairs: kept,
-    },
-    null,
-    1,
-  ) + "\n",
+  labelsFile,
+  await format(JSON.stringify(labels), {
+    ...(await resolveConfig(labelsFile)),
+    filepath: labelsFile,
+  }),
 );
 const count = (l: string) => kept.filter((p) => p.label === l).length;
 console.log(
