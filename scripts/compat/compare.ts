@@ -247,7 +247,7 @@ function compareOperation(
   }
   const st1 = a["x-stability-level"];
   const st2 = b["x-stability-level"];
-  if (st2 !== undefined && !stabilityLevels.includes(st2))
+  if (st2 !== st1 && st2 !== undefined && !stabilityLevels.includes(st2))
     emit("api-invalid-stability-level", `x-stability-level ${JSON.stringify(st2)}`, [
       ...o2.ptr,
       "x-stability-level",

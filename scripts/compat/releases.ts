@@ -1,6 +1,6 @@
 // Released contracts: generated/openapi/releases/<version>.json, each the OpenAPI 3.0 document
-// as it was released (3.0 because that is the dialect the diff engine reads; 3.1 and 3.0 are
-// generated from the same spec). Recorded once by `npm run release`, never regenerated.
+// as it was released (3.0 since 1.0.0 was recorded so; the gate reads 3.0 and 3.1 alike, and the
+// two generated documents compare equal). Recorded once by `npm run release`, never regenerated.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -4,7 +4,7 @@
 // loaded spec in Go, default diff config) becomes a pair; its label is the highest level, in
 // oasdiff's own rule catalogue (checker/rules.go), of the rule ids the test asserts, or "silent"
 // when it asserts that nothing is found. Labels come from the Go source only, never from our
-// results. The spec files used (and the files they $ref) are copied to test/compat/oasdiff/data/.
+// results. The spec files of data/ (YAML and JSON only) are copied to test/compat/oasdiff/data/.
 import {
   copyFileSync,
   existsSync,
@@ -199,6 +199,16 @@ for (const p of pairs)
     else missing.add(f);
   }
 const kept = pairs.filter((p) => !missing.has(p.base) && !missing.has(p.revision));
+// Every other spec document of data/ too: each is compared with itself, which must show no change.
+const everySpec = (dir: string): string[] =>
+  readdirSync(join(dataSrc, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? everySpec(join(dir, e.name))
+      : /\.(ya?ml|json)$/.test(e.name)
+        ? [join(dir, e.name)]
+        : [],
+  );
+for (const f of everySpec("")) copy(f);
 copyFileSync(join(src, "LICENSE"), join(out, "LICENSE"));
 // Written as prettier writes it, since `npm run lint:format` checks test/.
 const labels = {
