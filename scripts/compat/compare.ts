@@ -501,6 +501,16 @@ function compareHeaders(
     if (!l1.has(name)) emit("response-header-added", `header ${name} added`, [...ptr, k]);
 }
 
+/** `type/subtype` without parameters, and whether `to` names a subset of `from` (application/problem+json of application/json). */
+const essence = (mt: string) => mt.split(";")[0].trim().toLowerCase();
+function narrower(to: string, from: string): boolean {
+  const [t1, s1] = essence(from).split("/");
+  const [t2, s2] = essence(to).split("/");
+  if (essence(from) === "*/*") return essence(to) !== "*/*";
+  if (t1 !== t2 || !s1 || !s2) return false;
+  return (s1 === "*" && s2 !== "*") || (s2 !== s1 && s2.endsWith(`+${s1}`));
+}
+
 function compareContent(
   c1: Doc | undefined,
   c2: Doc | undefined,
@@ -513,23 +523,44 @@ function compareContent(
   const m1 = c1 ?? {};
   const m2 = c2 ?? {};
   const noun = kind === "request-body" ? "request-body-media-type" : "response-media-type";
-  for (const mt of new Set([...Object.keys(m1), ...Object.keys(m2)])) {
-    const at = [...ptr, mt];
-    if (!(mt in m2)) emit(`${noun}-removed`, `media type ${mt} removed`, [...ptr, mt]);
-    else if (!(mt in m1)) emit(`${noun}-added`, `media type ${mt} added`, at);
-    else {
-      const s1 = m1[mt]?.schema;
-      const s2 = m2[mt]?.schema;
-      const schemaRule =
-        kind === "request-body"
-          ? "request-body-media-type-schema"
-          : "response-body-media-type-schema";
-      if (s1 === undefined && s2 !== undefined)
-        emit(`${schemaRule}-added`, `media type ${mt} now has a schema`, at);
-      else if (s1 !== undefined && s2 === undefined)
-        emit(`${schemaRule}-removed`, `media type ${mt} no longer has a schema`, at);
-      else diffSchema(s1, s2, { ...ctx(dir, "body", [...at, "schema"]), loose: !/json/i.test(mt) });
+  const removed = Object.keys(m1).filter((mt) => !(mt in m2));
+  const added = Object.keys(m2).filter((mt) => !(mt in m1));
+  const pairs: [string, string][] = Object.keys(m1)
+    .filter((mt) => mt in m2)
+    .map((mt) => [mt, mt]);
+  // A response media type renamed to a related one (oasdiff's media type name rules): more
+  // specific is fine for readers, more general is not, parameters changed is noted.
+  if (kind === "response-body" && removed.length === 1 && added.length === 1) {
+    const [from, to] = [removed[0], added[0]];
+    const related = essence(from) === essence(to) || narrower(to, from) || narrower(from, to);
+    const paramsChanged = essence(from) === essence(to) || from.includes(";") !== to.includes(";");
+    if (related) {
+      const rule = paramsChanged
+        ? "response-media-type-name-changed"
+        : narrower(to, from)
+          ? "response-media-type-name-specialized"
+          : "response-media-type-name-generalized";
+      emit(rule, `media type ${from} changed to ${to}`, [...ptr, to]);
+      removed.length = 0;
+      added.length = 0;
+      pairs.push([from, to]);
     }
+  }
+  for (const mt of removed) emit(`${noun}-removed`, `media type ${mt} removed`, [...ptr, mt]);
+  for (const mt of added) emit(`${noun}-added`, `media type ${mt} added`, [...ptr, mt]);
+  for (const [x, y] of pairs) {
+    const at = [...ptr, y];
+    const s1 = m1[x]?.schema;
+    const s2 = m2[y]?.schema;
+    const schemaRule =
+      kind === "request-body"
+        ? "request-body-media-type-schema"
+        : "response-body-media-type-schema";
+    if (s1 === undefined && s2 !== undefined)
+      emit(`${schemaRule}-added`, `media type ${y} now has a schema`, at);
+    else if (s1 !== undefined && s2 === undefined)
+      emit(`${schemaRule}-removed`, `media type ${y} no longer has a schema`, at);
+    else diffSchema(s1, s2, { ...ctx(dir, "body", [...at, "schema"]), loose: !/json/i.test(y) });
   }
 }
 

@@ -452,6 +452,17 @@ rule(
   "an error status clients handle is gone (V1: breaking; oasdiff calls it INFO)",
 );
 rule("response-media-type-added", "INFO", "a further response media type");
+rule(
+  "response-media-type-name-specialized",
+  "INFO",
+  "a response media type became more specific (application/json to application/problem+json)",
+);
+rule(
+  "response-media-type-name-generalized",
+  "ERR",
+  "a response media type became more general: clients parsing the specific one may get another",
+);
+rule("response-media-type-name-changed", "INFO", "a response media type's parameters changed");
 rule("response-media-type-removed", "ERR", "clients parsing this media type get another");
 rule(
   "response-body-media-type-schema-added",

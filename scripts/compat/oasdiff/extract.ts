@@ -148,18 +148,22 @@ for (const goFile of goFiles.filter((f) => f.endsWith("_test.go"))) {
     }
     const empty =
       /require\.(?:Empty|Len\(t,\s*\w+,\s*0\))|verifyNonBreakingChangeIsChangelogEntry/.test(body);
-    if (expected.size === 0 && !empty) {
+    // Tests that assert a level without naming the rule (require.Equal(t, checker.ERR, errs[0].GetLevel())).
+    const assertedLevels = [
+      ...body.matchAll(/checker\.(ERR|WARN|INFO),\s*[\w.[\]]+\.GetLevel\(\)/g),
+    ].map((x) => x[1] as Level);
+    if (expected.size === 0 && assertedLevels.length === 0 && !empty) {
       skipped.set("asserts no rule id", (skipped.get("asserts no rule id") ?? 0) + 1);
       continue;
     }
-    if (files[0] === files[1] && expected.size > 0) {
+    if (files[0] === files[1] && expected.size + assertedLevels.length > 0) {
       skipped.set(
         "edits the spec in Go (same file on both sides)",
         (skipped.get("edits the spec in Go (same file on both sides)") ?? 0) + 1,
       );
       continue;
     }
-    const levels = [...expected.values()];
+    const levels = [...expected.values(), ...assertedLevels];
     const top = levels.sort((a, b) => rank[b] - rank[a])[0];
     const label: LabelledPair["label"] = top ?? "silent";
     const rel = (f: string) => normalize(f.replace(/^\.\.\/data\//, ""));
