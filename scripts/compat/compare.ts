@@ -234,7 +234,7 @@ function compareOperation(
     const s2 = sunsetOf(b);
     if (s1.raw !== undefined && s2.raw === undefined)
       emit("sunset-deleted", "the sunset date was deleted", o2.ptr);
-    else if (s2.invalid && s1.raw !== s2.raw)
+    else if ((s1.invalid || s2.invalid) && s1.raw !== s2.raw)
       emit("api-deprecated-sunset-parse", `x-sunset ${JSON.stringify(s2.raw)} is not a date`, [
         ...o2.ptr,
         "x-sunset",
@@ -247,11 +247,14 @@ function compareOperation(
   }
   const st1 = a["x-stability-level"];
   const st2 = b["x-stability-level"];
-  if (st2 !== st1 && st2 !== undefined && !stabilityLevels.includes(st2))
-    emit("api-invalid-stability-level", `x-stability-level ${JSON.stringify(st2)}`, [
-      ...o2.ptr,
-      "x-stability-level",
-    ]);
+  // A level that is not one of the four, on either side of a change, cannot be judged.
+  const invalidLevel = (v: unknown) => v !== undefined && !stabilityLevels.includes(v as string);
+  if (st2 !== st1 && (invalidLevel(st1) || invalidLevel(st2)))
+    emit(
+      "api-invalid-stability-level",
+      `x-stability-level ${JSON.stringify(st1)} -> ${JSON.stringify(st2)}`,
+      [...o2.ptr, "x-stability-level"],
+    );
   else if (st1 !== st2) {
     const i1 = stabilityLevels.indexOf(st1); // only a declared level can go down
     const i2 = stabilityLevels.indexOf(st2 ?? "stable");
@@ -425,7 +428,7 @@ function compareParameter(
   else if (p1.deprecated && p2.deprecated) {
     const s1 = sunsetOf(p1);
     const s2 = sunsetOf(p2);
-    if (s2.invalid && s1.raw !== s2.raw)
+    if ((s1.invalid || s2.invalid) && s1.raw !== s2.raw)
       emit(
         "request-parameter-sunset-parse",
         `${name}: x-sunset ${JSON.stringify(s2.raw)} is not a date`,

@@ -301,9 +301,10 @@ export function diffSchema(baseRaw: any, revRaw: any, c: SchemaCtx): void {
     else emit("deprecated-with-sunset", `deprecated, sunset ${rs["x-sunset"]}`);
   }
   if (
-    rs["x-stability-level"] !== undefined &&
-    !stability.includes(rs["x-stability-level"]) &&
-    bs["x-stability-level"] !== rs["x-stability-level"]
+    bs["x-stability-level"] !== rs["x-stability-level"] &&
+    [bs["x-stability-level"], rs["x-stability-level"]].some(
+      (v) => v !== undefined && !stability.includes(v),
+    )
   )
     c.emit(
       "api-invalid-stability-level",

@@ -67,9 +67,12 @@ const helpers: Record<string, string> = {
 /** The spec files a test body loads, in order. */
 function loads(body: string): string[] {
   const files: { at: number; file: string }[] = [];
-  // load.NewSource("...") in an expected change names where it was found, not a load.
-  for (const m of body.matchAll(/(NewSource\(\s*)?"(\.\.\/data\/[^"]+\.(?:ya?ml|json))"/g))
-    if (!m[1]) files.push({ at: m.index, file: m[2] });
+  // Only a path handed to a loader is a load; elsewhere (load.NewSource or a Source field of an
+  // expected change) it names where a finding was found.
+  for (const m of body.matchAll(
+    /(?:\bopen\(|LoadFromFile\(|NewSpecInfo\(\s*\w+,\s*load\.NewSource\()\s*"(\.\.\/data\/[^"]+\.(?:ya?ml|json))"/g,
+  ))
+    files.push({ at: m.index, file: m[1] });
   for (const m of body.matchAll(/\b(\w+File)\("([^"]+)"\)/g))
     if (helpers[m[1]]) files.push({ at: m.index, file: `../data/${helpers[m[1]]}/${m[2]}` });
   for (const m of body.matchAll(/\bl\(t,\s*(\d+)\)/g))
