@@ -184,6 +184,47 @@ function removedOperation(
   // Deprecated and past its sunset date: the removal was announced (V1), nothing to report.
 }
 
+// Keys compared (or deliberately not: documentation, servers) in an operation and a parameter;
+// any other key that differs (callbacks, allowEmptyValue, ...) is reported as unclassified.
+const operationKeys = new Set([
+  "tags",
+  "summary",
+  "description",
+  "externalDocs",
+  "operationId",
+  "parameters",
+  "requestBody",
+  "responses",
+  "deprecated",
+  "security",
+  "servers",
+]);
+const parameterKeys = new Set([
+  "name",
+  "in",
+  "description",
+  "required",
+  "deprecated",
+  "style",
+  "explode",
+  "allowReserved",
+  "schema",
+  "content",
+  "example",
+  "examples",
+]);
+function unknownKeys(
+  a: Doc,
+  b: Doc,
+  known: Set<string>,
+  ptr: (string | number)[],
+  emit: Emit,
+): void {
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+    if (!known.has(k) && !k.startsWith("x-") && fingerprint(a[k]) !== fingerprint(b[k]))
+      emit("unclassified", `${k} changed`, [...ptr, k]);
+}
+
 type Emit = (id: string, message: string, ptr: (string | number)[]) => void;
 
 function compareOperation(
@@ -289,6 +330,8 @@ function compareOperation(
       `x-platform-scope ${sc1 ?? "none"} -> ${sc2 ?? "none"}`,
       [...o2.ptr, "x-platform-scope"],
     );
+
+  unknownKeys(a, b, operationKeys, o2.ptr, emit);
 
   // Parameters.
   for (const [key, p1] of o1.params) {
@@ -411,6 +454,7 @@ function compareParameter(
   emit: Emit,
 ): void {
   const name = `${p2.in} parameter ${p2.name}`;
+  unknownKeys(p1, p2, parameterKeys, ptr, emit);
   if (!!p1.required !== !!p2.required && p2.in !== "path")
     emit(
       p2.required ? "request-parameter-became-required" : "request-parameter-became-optional",

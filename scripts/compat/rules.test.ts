@@ -440,6 +440,15 @@ describe("compatibility rules (decision V1)", () => {
         pointer: `${postBody}/properties/note/someFutureKeyword`,
       },
     ]);
+    const callbacks = base();
+    post(callbacks).callbacks = {
+      done: { "{$request.body#/url}": { post: { responses: { "200": { description: "ok" } } } } },
+    };
+    get(callbacks).parameters[0].allowEmptyValue = true;
+    expect(compareDocuments(base(), callbacks).map((f) => `${f.level} ${f.pointer}`)).toEqual([
+      "UNCLASSIFIED /paths/~1v1~1things/get/parameters/0/allowEmptyValue",
+      "UNCLASSIFIED /paths/~1v1~1things/post/callbacks",
+    ]);
   });
 
   it("a schema that reaches itself through allOf or properties is compared without end", () => {
