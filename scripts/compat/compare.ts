@@ -37,9 +37,37 @@ const toPointer = (p: (string | number)[]) => "/" + p.map(escape).join("/");
 /** `/pets/{id}` and `/pets/{petId}` are the same path: parameters are matched by position. */
 const templateOf = (path: string) => path.replace(/\{[^}]*\}/g, "{}");
 
+/** The operations of a callback (requests the server sends to the client), keyed by expression and method. */
+function callbackOperations(doc: Doc, raw: any, at: (string | number)[]): Map<string, Operation> {
+  const out = new Map<string, Operation>();
+  const callback = deref(doc, raw).node;
+  const ops = operations({
+    ...doc,
+    paths: {},
+    webhooks: callback && typeof callback === "object" ? callback : {},
+    "x-webhooks": {},
+  });
+  for (const o of ops.values()) {
+    const expression = String(o.ptr[1]);
+    const fix = (p: (string | number)[]) => [...at, ...p.slice(1)];
+    for (const v of o.params.values()) v.ptr = fix(v.ptr);
+    out.set(o.key, {
+      ...o,
+      label: `callback ${expression} (${String(o.ptr[2]).toUpperCase()})`,
+      ptr: fix(o.ptr),
+    });
+  }
+  return out;
+}
+
 function operations(doc: Doc): Map<string, Operation> {
   const out = new Map<string, Operation>();
-  const add = (kind: Operation["kind"], root: string, name: string, rawItem: any) => {
+  const add = (
+    kind: Operation["kind"],
+    root: string | (string | number)[],
+    name: string,
+    rawItem: any,
+  ) => {
     const item = deref(doc, rawItem).node;
     if (!item || typeof item !== "object") return;
     const pathKey = kind === "path" ? templateOf(name) : `webhook ${name}`;
@@ -47,11 +75,11 @@ function operations(doc: Doc): Map<string, Operation> {
     for (const m of methods) {
       const op = item[m];
       if (!op || typeof op !== "object") continue;
-      const ptr = [root, name, m];
+      const ptr = [...[root].flat(), name, m];
       const params = new Map<string, { p: Doc; ptr: (string | number)[] }>();
       // Path-level first, the operation's own override them (OpenAPI: same name and location).
       for (const [list, at] of [
-        [item.parameters, [root, name, "parameters"]],
+        [item.parameters, [...[root].flat(), name, "parameters"]],
         [op.parameters, [...ptr, "parameters"]],
       ] as const) {
         let declared = 0;
@@ -185,8 +213,9 @@ function removedOperation(
 }
 
 // Keys compared (or deliberately not: documentation, servers) in an operation and a parameter;
-// any other key that differs (callbacks, allowEmptyValue, ...) is reported as unclassified.
+// any other key that differs (allowEmptyValue, a misspelt key, ...) is reported as unclassified.
 const operationKeys = new Set([
+  "callbacks",
   "tags",
   "summary",
   "description",
@@ -332,6 +361,25 @@ function compareOperation(
     );
 
   unknownKeys(a, b, operationKeys, o2.ptr, emit);
+  // Callbacks are requests the server sends: judged as webhooks are (their body as a response).
+  const cb1 = a.callbacks ?? {};
+  const cb2 = b.callbacks ?? {};
+  for (const name of new Set([...Object.keys(cb1), ...Object.keys(cb2)])) {
+    const at = [...o2.ptr, "callbacks", name];
+    const ops1 =
+      name in cb1
+        ? callbackOperations(base, cb1[name], [...o1.ptr, "callbacks", name])
+        : new Map<string, Operation>();
+    const ops2 =
+      name in cb2 ? callbackOperations(rev, cb2[name], at) : new Map<string, Operation>();
+    for (const [k, c1] of ops1) {
+      const c2 = ops2.get(k);
+      if (!c2) emit("callback-removed", `callback ${name} ${c1.label} removed`, c1.ptr);
+      else compareOperation(c1, c2, base, rev, emit, now);
+    }
+    for (const [k, c2] of ops2)
+      if (!ops1.has(k)) emit("callback-added", `callback ${name} ${c2.label} added`, c2.ptr);
+  }
 
   // Parameters.
   for (const [key, p1] of o1.params) {

@@ -445,9 +445,55 @@ describe("compatibility rules (decision V1)", () => {
       done: { "{$request.body#/url}": { post: { responses: { "200": { description: "ok" } } } } },
     };
     get(callbacks).parameters[0].allowEmptyValue = true;
-    expect(compareDocuments(base(), callbacks).map((f) => `${f.level} ${f.pointer}`)).toEqual([
-      "UNCLASSIFIED /paths/~1v1~1things/get/parameters/0/allowEmptyValue",
-      "UNCLASSIFIED /paths/~1v1~1things/post/callbacks",
+    expect(
+      compareDocuments(base(), callbacks).map((f) => `${f.id} ${f.level} ${f.pointer}`),
+    ).toEqual([
+      "unclassified UNCLASSIFIED /paths/~1v1~1things/get/parameters/0/allowEmptyValue",
+      "callback-added INFO /paths/~1v1~1things/post/callbacks/done/{$request.body#~1url}/post",
+    ]);
+  });
+
+  it("a callback is judged as a webhook: the server sends its body", () => {
+    const withCallback = (): Doc => {
+      const d = base();
+      post(d).callbacks = {
+        done: {
+          "{$request.body#/url}": {
+            post: {
+              requestBody: {
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      required: ["id"],
+                      properties: { id: { type: "string" } },
+                    },
+                  },
+                },
+              },
+              responses: { "200": { description: "ok" } },
+            },
+          },
+        },
+      };
+      return d;
+    };
+    expect(compareDocuments(withCallback(), withCallback())).toEqual([]);
+    const changed = withCallback();
+    const payload =
+      post(changed).callbacks.done["{$request.body#/url}"].post.requestBody.content[
+        "application/json"
+      ].schema;
+    payload.properties.id.nullable = true;
+    payload.properties.extra = { type: "string" };
+    expect(compareDocuments(withCallback(), changed).map((f) => `${f.id} ${f.level}`)).toEqual([
+      "response-property-became-nullable ERR",
+      "response-property-added-optional INFO",
+    ]);
+    const gone = withCallback();
+    delete post(gone).callbacks;
+    expect(compareDocuments(withCallback(), gone).map((f) => `${f.id} ${f.level}`)).toEqual([
+      "callback-removed ERR",
     ]);
   });
 

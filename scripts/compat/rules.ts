@@ -480,6 +480,8 @@ rule("optional-response-header-removed", "WARN", "an optional response header is
 rule("response-header-became-optional", "ERR", "a response header clients rely on may be missing");
 rule("response-header-became-required", "INFO", "a response header is now always sent");
 // Webhooks (the platform sends the payload: its body is judged as a response).
+rule("callback-added", "INFO", "the server now calls a new callback");
+rule("callback-removed", "ERR", "a callback receivers handle is no longer called");
 rule("webhook-added", "INFO", "a new webhook event");
 rule("webhook-removed", "ERR", "a webhook event receivers handle is gone");
 // Components only matter where they are used; a removed one is noted.
