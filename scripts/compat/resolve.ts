@@ -161,6 +161,15 @@ export function normalize(doc: Doc, raw: any, within: Set<object> = new Set()): 
     s = { ...s, items: s.unevaluatedItems };
     delete s.unevaluatedItems;
   }
+  // Raw bytes of a non-JSON body: 3.0 writes `type: string, format: binary`, 3.1 a
+  // `contentMediaType` (or nothing at all) for the same bytes (OpenAPI 3.1 §4.8.24.3.2).
+  if (
+    (s.type === "string" && s.format === "binary") ||
+    (s.contentMediaType !== undefined && s.contentEncoding === undefined && (s.type === undefined || s.type === "string"))
+  ) {
+    const { type: _type, format: _format, contentMediaType: _media, ...rest } = s;
+    s = rest;
+  }
   let types: Set<string> | undefined;
   if (typeof s.type === "string") types = new Set([s.type]);
   else if (Array.isArray(s.type)) types = new Set(s.type);
