@@ -594,8 +594,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
     "CertificateDomain": {
       "type": "string",
       "maxLength": 253,
-      "pattern": "^(\\*\\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$",
-      "description": "A certificate domain: a name in a managed zone, or a wildcard `*.<domain>`."
+      "pattern": "^(\\*\\.)?([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+[a-zA-Z][a-zA-Z0-9-]{0,61}[a-zA-Z0-9]$",
+      "description": "A certificate domain: a name in a managed zone, or a wildcard `*.<domain>`. Any case: DNS names\nare case-insensitive, so the name is lower-cased and issued in lower case."
     },
     "CertificateFiles": {
       "type": "object",

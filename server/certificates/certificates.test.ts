@@ -66,6 +66,13 @@ describe("ordering from the local CA", () => {
     expect(leaf.checkHost("certs.test")).toBe("certs.test");
   });
 
+  it("accepts names in any case and issues them in lower case (DNS names are case-insensitive)", async () => {
+    const order = await issueAndDrain({ domains: ["API.Certs.TEST", "*.CERTS.test"] });
+    expect(order).toMatchObject({ subject: "api.certs.test", sans: ["api.certs.test", "*.certs.test"] });
+    const leaf = splitChain((await t.api("GET", `/v1/certs/${order.id}/download`)).body.fullchain)[0];
+    expect(sanNames(leaf)).toEqual(["*.certs.test", "api.certs.test"]);
+  });
+
   it("signs an own CSR made by openssl and returns privkey null", async () => {
     const { csr, key } = opensslCsr(["api.certs.test", "mail.certs.test"]);
     const order = await issueAndDrain({ domains: ["api.certs.test", "mail.certs.test"], csr });

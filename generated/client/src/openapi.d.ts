@@ -1232,7 +1232,10 @@ export interface components {
             /** @enum {string} */
             status: "canceled";
         };
-        /** @description A certificate domain: a name in a managed zone, or a wildcard `*.<domain>`. */
+        /**
+         * @description A certificate domain: a name in a managed zone, or a wildcard `*.<domain>`. Any case: DNS names
+         *     are case-insensitive, so the name is lower-cased and issued in lower case.
+         */
         CertificateDomain: string;
         CertificateFiles: {
             /** @description The certificate and its chain, PEM. */
