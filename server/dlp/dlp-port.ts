@@ -18,6 +18,8 @@ export interface OutgoingContent {
   subject?: string;
   text?: string;
   html?: string;
+  /** Custom header fields (the request's `headers`): the recipient's client can show them. */
+  headers?: Record<string, string>;
   attachments: OutgoingAttachment[];
 }
 

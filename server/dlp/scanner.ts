@@ -1,15 +1,19 @@
-// The DLP scanner as a library: scanMessage(content, options) finds sensitive data in the
-// subject, text, HTML and attachments of one message. No server, no database: the inspector
-// (dlp-inspector.ts) runs it in worker threads (scan-pool.ts) under the project's policy.
-import type { DlpFinding, DlpType, OutgoingContent } from "./dlp-port.ts";
+// The DLP scanner as a library: scanMessage(content, options) finds sensitive data in every
+// place of one message a recipient can read: subject, custom headers, text, HTML, attachment
+// names and attachments, opening what a mail client opens (zip, gzip, an attached message). No
+// server, no database: the inspector (dlp-inspector.ts) runs it in worker threads (scan-pool.ts)
+// under the project's policy.
+import type { DlpFinding, DlpType, OutgoingAttachment, OutgoingContent } from "./dlp-port.ts";
 import { detect, TEXT_TYPES } from "./detectors/index.ts";
-import { csvText } from "./extract/csv.ts";
+import { decodeHeader, gunzip, parseAttachedMessage } from "./extract/containers.ts";
 import { htmlText } from "./extract/html.ts";
 import { jsonText } from "./extract/json.ts";
 import { Budget, defaultLimits, type ScanLimits, Uninspectable } from "./extract/limits.ts";
+import { normalizeText } from "./extract/normalize.ts";
 import { ocrText } from "./extract/ocr.ts";
 import { officeText, type OfficeText } from "./extract/office.ts";
-import { sniff } from "./extract/sniff.ts";
+import { archiveName, sniff } from "./extract/sniff.ts";
+import { csvText } from "./extract/table.ts";
 import { openZip } from "./extract/zip.ts";
 import { FindingCollector } from "./findings.ts";
 
@@ -48,14 +52,52 @@ class MessageScan {
       this.collector.uninspectable(where, `not inspected: text past ${max} characters`);
       text = text.slice(0, max);
     }
+    // Matched as read: invisible characters out, every digit and space as its ASCII self (DLP9).
+    text = normalizeText(text);
     this.collector.add(where, detect(text, this.types));
+    if (/-----BEGIN PGP MESSAGE-----/.test(text)) this.collector.uninspectable(where, "PGP-encrypted message");
   }
 
-  async file(path: string, buf: Buffer, depth: number, contentType?: string): Promise<void> {
+  /**
+   * A file name is read by the recipient too: scanned as text at the attachment's place, and
+   * what it holds masked in every `where` that names it (the log must not carry the number).
+   */
+  name(parent: string, name: string): string {
+    const normal = normalizeText(name);
+    const found = detect(normal, this.types);
+    if (found.length === 0) return name;
+    let masked = "";
+    let at = 0;
+    for (const m of found) {
+      masked += normal.slice(at, m.start) + m.masked;
+      at = m.end;
+    }
+    masked += normal.slice(at);
+    const path = parent ? `${parent}/${masked}` : masked;
+    this.collector.add(`attachment:${path}`, found);
+    return masked;
+  }
+
+  /** A message's readable parts: at `subject`, `header:<name>`, `text`, `html` at the top; at `attachment:<path>` for an attached message. */
+  async message(content: OutgoingContent, path: string, depth: number): Promise<void> {
+    const at = (part: string) => (path ? `attachment:${path}` : part);
+    if (content.subject) this.text(at("subject"), await decodeHeader(content.subject));
+    for (const [name, value] of Object.entries(content.headers ?? {})) if (value) this.text(at(`header:${name}`), `${name}: ${await decodeHeader(value)}`);
+    if (content.text) this.text(at("text"), content.text);
+    if (content.html) this.text(at("html"), htmlText(content.html));
+    for (const a of content.attachments) await this.attachment(path, a, depth);
+  }
+
+  async attachment(parent: string, a: OutgoingAttachment, depth: number): Promise<void> {
+    const name = this.name(parent, a.filename);
+    await this.file(parent ? `${parent}/${name}` : name, a.content, depth, a.contentType, a.filename);
+  }
+
+  async file(path: string, buf: Buffer, depth: number, contentType?: string, filename = path): Promise<void> {
     const where = `attachment:${path}`;
     if (this.budget.expired()) return this.collector.uninspectable(where, this.budget.spent);
     try {
-      const kind = sniff(buf, path, contentType);
+      const kind = sniff(buf, filename, contentType);
       switch (kind) {
         case "text":
           return this.text(where, buf.toString("utf8"));
@@ -71,6 +113,21 @@ class MessageScan {
           return await this.document(path, await officeText(buf, this.budget, "pdf", this.ocr), pdfPicturePath);
         case "zip":
           return await this.zip(path, buf, depth);
+        case "gzip": {
+          // One compressed file: what the recipient opens is the attachment itself (DLP6).
+          if (depth + 1 > this.budget.limits.maxDepth) throw new Uninspectable(`not inspected: archives nested deeper than ${this.budget.limits.maxDepth}`);
+          const inner = await gunzip(buf, this.budget);
+          return await this.file(path, inner.content, depth + 1, undefined, inner.name ?? filename.replace(/\.t?gz$/i, (e) => (e.toLowerCase() === ".tgz" ? ".tar" : "")));
+        }
+        case "message": {
+          if (depth + 1 > this.budget.limits.maxDepth) throw new Uninspectable(`not inspected: messages nested deeper than ${this.budget.limits.maxDepth}`);
+          this.budget.inflate(buf.length);
+          return await this.message(await parseAttachedMessage(buf), path, depth + 1);
+        }
+        case "sealed":
+          throw new Uninspectable("encrypted message or file (S/MIME or OpenPGP)");
+        case "archive":
+          throw new Uninspectable(`not inspected: ${archiveName(buf)} (no reader for this format)`);
         case "png":
         case "jpeg":
           if (!this.ocr) return;
@@ -118,15 +175,13 @@ class MessageScan {
         // An office package: its parts are read by officeparser within the same allowance.
         for (const item of zip.items) if (item.encrypted) throw new Uninspectable("password-protected document");
         const doc = await officeText(buf, this.budget, "office", this.ocr);
-        // Spreadsheets come out as tab-separated rows: label each cell with its column's header.
-        if (names.has("xl/workbook.xml") || /^[^\n]*\t/.test(doc.text)) doc.text = csvText(doc.text);
         // officeparser names a picture by its file name: give it back its part's path in the package.
         const media = zip.items.map((i) => i.path).filter((p) => /(?:^|\/)media\//.test(p));
         return await this.document(path, doc, (name) => media.find((p) => p.endsWith(`/${name}`)) ?? name);
       }
       if (depth + 1 > this.budget.limits.maxDepth) throw new Uninspectable(`not inspected: archives nested deeper than ${this.budget.limits.maxDepth}`);
       for (const item of zip.items) {
-        const inner = `${path}/${item.path}`;
+        const inner = `${path}/${this.name(path, item.path)}`;
         if (item.encrypted) {
           this.collector.uninspectable(`attachment:${inner}`, "password-protected zip entry");
           continue;
@@ -143,7 +198,7 @@ class MessageScan {
           this.collector.uninspectable(`attachment:${inner}`, error.reason);
           continue;
         }
-        await this.file(inner, content, depth + 1);
+        await this.file(inner, content, depth + 1, undefined, item.path);
       }
     } finally {
       zip.close();
@@ -156,10 +211,7 @@ const pdfPicturePath = (name: string) => name.replace(/^pdf_image_p(\d+)_(\d+)\.
 
 export async function scanMessage(content: OutgoingContent, options: ScanOptions = {}): Promise<ScanResult> {
   const scan = new MessageScan(options);
-  if (content.subject) scan.text("subject", content.subject);
-  if (content.text) scan.text("text", content.text);
-  if (content.html) scan.text("html", htmlText(content.html));
-  for (const a of content.attachments) await scan.file(a.filename, a.content, 0, a.contentType);
+  await scan.message(content, "", 0);
   return scan.collector.result();
 }
 

@@ -115,7 +115,7 @@ export async function prepareMessage(deps: PrepareDeps, projectId: string, input
     rfcMessageId: rfcMessageIdFor(id, senderDomain), returnPath: returnPathFor(id, senderDomain),
     sendAt, attachments, links: hooked.links,
   };
-  return { message, content: { subject, text, html, attachments } };
+  return { message, content: { subject, text, html, headers: input.headers, attachments } };
 }
 
 // Strict base64 (RFC 4648 with padding): Node's decoder skips junk silently, so the length and a

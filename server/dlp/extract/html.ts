@@ -1,9 +1,13 @@
-// HTML as a reader sees it: text nodes (entities decoded), the values of alt, title, href and
-// value attributes, block elements and <br> as line breaks (so table cells do not run together)
-// and inline elements joined as rendered.
+// HTML as what it carries, not only what it renders: text nodes (entities decoded, text hidden
+// with CSS or `hidden` included: a parser does not apply styles), comments, and the values of
+// attributes (title, alt, href, value of hidden inputs, data-*, meta content...), a tag's on one
+// line. Block elements and <br> are line breaks (so table cells do not run together); inline
+// elements are joined as rendered. Left out: `style` and `class` (presentation) and data: URIs
+// (an inline picture's bytes).
 import { Parser } from "htmlparser2";
 
-const blocks = new Set(["p", "div", "br", "tr", "td", "th", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "blockquote", "pre", "hr", "dt", "dd", "title", "option"]);
+const blocks = new Set(["p", "div", "br", "tr", "td", "th", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "blockquote", "pre", "hr", "dt", "dd", "title", "option", "script", "style", "noscript", "template", "head", "body"]);
+const presentation = new Set(["style", "class"]);
 
 export function htmlText(html: string): string {
   const parts: string[] = [];
@@ -11,10 +15,15 @@ export function htmlText(html: string): string {
     {
       onopentag(name, attrs) {
         if (blocks.has(name)) parts.push("\n");
-        for (const a of ["alt", "title", "value", "href"]) if (attrs[a]) parts.push(`\n${attrs[a]}\n`);
+        // One line per tag, each value after its name: a hidden input's name labels its value.
+        const carried = Object.entries(attrs).filter(([a, v]) => v && !presentation.has(a) && !/^\s*data:/i.test(v));
+        if (carried.length) parts.push(`\n${carried.map(([a, v]) => `${a}: ${v}`).join("; ")}\n`);
       },
       ontext(text) {
         parts.push(text);
+      },
+      oncomment(text) {
+        parts.push(`\n${text}\n`);
       },
       onclosetag(name) {
         if (blocks.has(name)) parts.push("\n");
