@@ -158,3 +158,14 @@ describe("full: a CVV or an expiry next to the number", () => {
     expect(found("4111111111111111")[0].full).toBe(false);
   });
 });
+
+describe("UnionPay numbers without a Luhn digit", () => {
+  it("count after a card label on their line, not alone", () => {
+    expect(detectCards("UnionPay card 6217 8500 0000 0000 001").map((m) => m.value)).toEqual(["6217850000000000001"]);
+    expect(detectCards("Номер карты: 6282000000000000").map((m) => m.value)).toEqual(["6282000000000000"]);
+    expect(detectCards("Order 6217 8500 0000 0000 001 shipped")).toEqual([]);
+    expect(detectCards("card\n6282000000000000")).toEqual([]);
+    // Another scheme's number still needs its Luhn digit after a label.
+    expect(detectCards("card 4111 1111 1111 1112")).toEqual([]);
+  });
+});

@@ -146,3 +146,30 @@ describe("detectConfidential: several markings", () => {
     expect(found(text)).toEqual([marking("confidential", "CONFIDENTIAL", "CONFIDENTIAL"), marking("do not distribute", "DO NOT DISTRIBUTE", "Do not distribute")]);
   });
 });
+
+describe("detectConfidential: tags and labels (issue 31)", () => {
+  it("finds a marking in brackets, in any case, at the start of a subject or inside it", () => {
+    expect(found("[Confidential] Q3 results")).toEqual([marking("confidential", "CONFIDENTIAL", "Confidential")]);
+    expect(found("RE: (Internal use only) roadmap")).toEqual([marking("internal use only", "INTERNAL USE ONLY", "Internal use only")]);
+    expect(found("Hesabat {Məxfi} 2026")).toEqual([marking("məxfi", "MƏXFI", "Məxfi")]);
+    expect(found("Отчёт [Конфиденциально] за квартал")).toEqual([marking("конфиденциально", "КОНФИДЕНЦИАЛЬНО", "Конфиденциально")]);
+  });
+
+  it("finds a marking as a hashtag, with _ or - between its words", () => {
+    expect(found("Notes #confidential #finance")).toEqual([marking("confidential", "CONFIDENTIAL", "confidential")]);
+    expect(found("#internal_use_only")).toEqual([marking("internal use only", "INTERNAL USE ONLY", "internal_use_only")]);
+  });
+
+  it("finds a marking after a sensitivity, label or tags field, and company-confidential", () => {
+    expect(found("Sensitivity: Company-Confidential").map((m) => m.value)).toEqual(["company-confidential"]);
+    expect(found("Tags: confidential, finance").map((m) => m.value)).toEqual(["confidential"]);
+    expect(found("Company Confidential").map((m) => m.value)).toEqual(["company confidential"]);
+  });
+
+  it("leaves brackets around prose and hashtags of other words alone", () => {
+    expect(found("Keep (confidential data) safe")).toEqual([]);
+    expect(found("we keep #confidentiality in mind")).toEqual([]);
+    expect(found("the confidential [report] is here")).toEqual([]);
+    expect(found("a (restricted area) sign")).toEqual([]);
+  });
+});

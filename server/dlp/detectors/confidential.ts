@@ -4,7 +4,9 @@
 //  (2) in any case when it stands alone as a line or starts a line followed by punctuation
 //      ("Confidential", "Strictly confidential - do not forward", "Конфиденциально."), or
 //  (3) after a classification label ("Classification: Confidential", "Gizlilik: Məxfi",
-//      "Гриф: Для служебного пользования").
+//      "Гриф: Для служебного пользования", "Sensitivity: Company-Confidential", "Tags: confidential"), or
+//  (4) in any case as a tag: inside brackets ("[Confidential] Q3 results", "(Internal use only)",
+//      "{Məxfi}") or after # ("#confidential").
 // Phrases: confidential, strictly/highly confidential, private and confidential, proprietary and
 // confidential, internal use only, for internal use only, restricted, top secret, secret (only
 // as (1) with another marking word or alone on its line), do not distribute/forward; məxfi,
@@ -21,7 +23,7 @@ function azerbaijani(phrase: string): string {
 }
 
 const phrases = [
-  "strictly confidential", "highly confidential", "(?:strictly )?private (?:and|&) confidential", "proprietary (?:and|&) confidential",
+  "strictly confidential", "highly confidential", "(?:strictly )?private (?:and|&) confidential", "proprietary (?:and|&) confidential", "company(?: |-)confidential", "business confidential",
   "confidential", "(?:for )?internal use only", "restricted", "top secret", "do not (?:distribute|forward|disclose)", "not for (?:distribution|disclosure)",
   ...["ciddi məxfi", "məxfi", "konfidensial", "xidməti istifadə üçün", "yalnız daxili istifadə üçün", "kommersiya sirri"].map(azerbaijani),
   "строго конфиденциально", "конфиденциально", "конфиденциальная информация", "для служебного пользования", "коммерческая тайна", "совершенно секретно", "секретно",
@@ -32,7 +34,9 @@ const alt = phrases.join("|");
 const anywhere = new RegExp(`(?<![\\p{L}])(${alt})(?![\\p{L}])`, "giu");
 // (2): the line starts with the phrase (after bullets, brackets, asterisks) and nothing but punctuation or a dash follows it.
 const lineMarking = new RegExp(`^(?:[\\p{L} ]{1,30}:\\s*)?[\\s\\[(*#>"'«_-]*(${alt})[\\s\\])*"'»_]*(?:$|[:.!|–—-])`, "imu");
-const labelled = new RegExp(`(?:classification|classified|marking|security level|sensitivity|gizlilik(?: dərəcəsi| qrifi)?|qrif|гриф|уровень доступа)\\s*[:=-]\\s*(${alt})(?![\\p{L}])`, "giu");
+const labelled = new RegExp(`(?:classification|classified|marking|security level|sensitivity|label|tags?|gizlilik(?: dərəcəsi| qrifi)?|qrif|гриф|уровень доступа)\\s*[:=-]\\s*(${alt})(?![\\p{L}])`, "giu");
+// (4): a tag. Brackets close on the phrase (with spaces at most): "[Confidential]", not "(confidential data)".
+const tag = new RegExp(`(?:[\\[({<]\\s*(${alt})\\s*[\\])}>]|(?<![\\p{L}\\d_#])#(${alt.replace(/ /g, "[_-]?")})(?![\\p{L}\\d_]))`, "giu");
 
 // The root upper case is enough: it differs from the Azerbaijani one only on a lower-case i,
 // which neither leaves unchanged (and İ, ı's I stay as they are in both).
@@ -51,6 +55,10 @@ export function detectConfidential(text: string): Match[] {
     out.push(match("confidential", key, phrase.replace(/\s+/g, " ").toUpperCase(), start, start + phrase.length));
   };
   for (const m of text.matchAll(labelled)) add(m[1], m.index + m[0].length - m[1].length);
+  for (const m of text.matchAll(tag)) {
+    const phrase = m[1] ?? m[2];
+    add(phrase.replace(/[_-]/g, " "), m.index + m[0].indexOf(phrase));
+  }
   for (const m of text.matchAll(anywhere)) {
     const phrase = m[1];
     if (!/\p{L}{2}/u.test(phrase) || !isCapitals(phrase)) continue;

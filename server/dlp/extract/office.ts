@@ -3,6 +3,7 @@
 // a legacy or broken file is reported as not inspected rather than passed.
 import { parseOffice } from "officeparser";
 import { type Budget, Uninspectable } from "./limits.ts";
+import { tableText } from "./table.ts";
 
 export interface OfficeText {
   text: string;
@@ -12,6 +13,31 @@ export interface OfficeText {
   images: { name: string; data: Buffer }[];
   /** Pictures that could not be taken out of the document (officeparser's warning codes). */
   unreadImages: string[];
+}
+
+interface Node {
+  type?: string;
+  text?: string;
+  children?: Node[];
+  metadata?: { row?: number; col?: number };
+}
+
+/** A spreadsheet's sheets as rows of cells, each at its column: officeparser's text leaves empty cells out, so a value would move under another header. */
+function sheetsOf(content: unknown): string[][][] {
+  const sheets: string[][][] = [];
+  for (const sheet of (Array.isArray(content) ? content : []) as Node[]) {
+    if (sheet.type !== "sheet") continue;
+    const rows: string[][] = [];
+    for (const row of sheet.children ?? []) {
+      if (row.type !== "row") continue;
+      const cells: string[] = [];
+      // Columns by their reference (an empty cell is absent from the row); at most Excel's 16,384.
+      for (const [c, cell] of (row.children ?? []).entries()) cells[Math.min(cell.metadata?.col ?? c, 16_383)] = cell.text ?? "";
+      rows.push(Array.from(cells, (c) => c ?? ""));
+    }
+    sheets.push(rows);
+  }
+  return sheets;
 }
 
 const imageFailures = /^(?:ATTACHMENT_EXTRACTION_FAILED|IMAGE_EXTRACTION_FAILED|IMAGE_PROCESSING_FAILED)$/;
@@ -29,7 +55,10 @@ export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "
       pdfParserConfig: { pageRange: `1-${maxPdfPages}`, extractTextColor: false, maxTimeMs: Math.min(30_000, budget.msLeft()) },
     });
     // Headers, footers, notes and comments are kept apart from the body (a marking usually sits in the header).
-    const text = [(await ast.to("text")).value as string, ...auxiliaryTexts(ast.auxiliary)].join("\n");
+    // A spreadsheet is read as tables (each cell with its column's header and its row's label).
+    const sheets = sheetsOf(ast.content);
+    const body = sheets.length ? sheets.map(tableText).join("\n\n") : ((await ast.to("text")).value as string);
+    const text = [body, ...auxiliaryTexts(ast.auxiliary)].join("\n");
     const pages = (ast.metadata as { pages?: number }).pages;
     const unread = kind === "pdf" && pages && pages > maxPdfPages ? `not inspected: pages ${maxPdfPages + 1} to ${pages} (limit ${maxPdfPages} pages)` : undefined;
     const cut = ast.warnings?.find((w) => /LIMIT_EXCEEDED/.test(String(w.code)));
