@@ -102,8 +102,9 @@ function isFull(text: string, start: number, end: number): boolean {
 }
 
 // UnionPay does not require the Luhn digit on every card it issues (62, 16 to 19 digits): such a
-// number counts when a card label stands before it on its line, as for the labelled types.
-const cardLabel = /(?<![\p{L}])(?:card|cards|kart|kartı|kartın|карта|карты|карту|карточк\p{L}*|unionpay|union pay|银联|pan)(?![\p{L}])/iu;
+// number counts when a card label stands before it on its line, as for the labelled types (Chinese
+// has no spaces between words: 银联卡, 卡号 count wherever they stand).
+const cardLabel = /(?<![\p{L}])(?:card|cards|kart|kartı|kartın|карта|карты|карту|карточк\p{L}*|unionpay|union pay|pan)(?![\p{L}])|银联|卡号|卡/iu;
 
 export function detectCards(text: string): Match[] {
   const out: Match[] = [];

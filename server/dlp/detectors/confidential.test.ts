@@ -151,6 +151,7 @@ describe("detectConfidential: tags and labels (issue 31)", () => {
   it("finds a marking in brackets, in any case, at the start of a subject or inside it", () => {
     expect(found("[Confidential] Q3 results")).toEqual([marking("confidential", "CONFIDENTIAL", "Confidential")]);
     expect(found("RE: (Internal use only) roadmap")).toEqual([marking("internal use only", "INTERNAL USE ONLY", "Internal use only")]);
+    expect(found("Roadmap 2027 (Internal use only)")).toEqual([marking("internal use only", "INTERNAL USE ONLY", "Internal use only")]);
     expect(found("Hesabat {Məxfi} 2026")).toEqual([marking("məxfi", "MƏXFI", "Məxfi")]);
     expect(found("Отчёт [Конфиденциально] за квартал")).toEqual([marking("конфиденциально", "КОНФИДЕНЦИАЛЬНО", "Конфиденциально")]);
   });
@@ -171,5 +172,6 @@ describe("detectConfidential: tags and labels (issue 31)", () => {
     expect(found("we keep #confidentiality in mind")).toEqual([]);
     expect(found("the confidential [report] is here")).toEqual([]);
     expect(found("a (restricted area) sign")).toEqual([]);
+    expect(found("We keep (confidential) records as the law requires.")).toEqual([]);
   });
 });

@@ -5,8 +5,9 @@
 //      ("Confidential", "Strictly confidential - do not forward", "Конфиденциально."), or
 //  (3) after a classification label ("Classification: Confidential", "Gizlilik: Məxfi",
 //      "Гриф: Для служебного пользования", "Sensitivity: Company-Confidential", "Tags: confidential"), or
-//  (4) in any case as a tag: inside brackets ("[Confidential] Q3 results", "(Internal use only)",
-//      "{Məxfi}") or after # ("#confidential").
+//  (4) in any case as a tag: inside brackets ("[Confidential] Q3 results", "{Məxfi}"), inside
+//      parentheses opening or closing a line ("Fwd: (Internal use only) reorg"), or after #
+//      ("#confidential").
 // Phrases: confidential, strictly/highly confidential, private and confidential, proprietary and
 // confidential, internal use only, for internal use only, restricted, top secret, secret (only
 // as (1) with another marking word or alone on its line), do not distribute/forward; məxfi,
@@ -35,8 +36,10 @@ const anywhere = new RegExp(`(?<![\\p{L}])(${alt})(?![\\p{L}])`, "giu");
 // (2): the line starts with the phrase (after bullets, brackets, asterisks) and nothing but punctuation or a dash follows it.
 const lineMarking = new RegExp(`^(?:[\\p{L} ]{1,30}:\\s*)?[\\s\\[(*#>"'«_-]*(${alt})[\\s\\])*"'»_]*(?:$|[:.!|–—-])`, "imu");
 const labelled = new RegExp(`(?:classification|classified|marking|security level|sensitivity|label|tags?|gizlilik(?: dərəcəsi| qrifi)?|qrif|гриф|уровень доступа)\\s*[:=-]\\s*(${alt})(?![\\p{L}])`, "giu");
-// (4): a tag. Brackets close on the phrase (with spaces at most): "[Confidential]", not "(confidential data)".
-const tag = new RegExp(`(?:[\\[({<]\\s*(${alt})\\s*[\\])}>]|(?<![\\p{L}\\d_#])#(${alt.replace(/ /g, "[_-]?")})(?![\\p{L}\\d_]))`, "giu");
+// (4): a tag. Brackets close on the phrase (with spaces at most): "[Confidential]", not "[Confidential report]".
+// Parentheses are also prose ("we keep (confidential) records"): they count only opening a line,
+// after reply prefixes ("Fwd: (Internal use only) reorg"), or closing it.
+const tag = new RegExp(`(?:[\\[{<]\\s*(${alt})\\s*[\\]}>]|(?<![\\p{L}\\d_#])#(${alt.replace(/ /g, "[_-]?")})(?![\\p{L}\\d_])|^(?:\\p{L}{1,5}:\\s*)*\\(\\s*(${alt})\\s*\\)|\\(\\s*(${alt})\\s*\\)[\\s.]*$)`, "gimu");
 
 // The root upper case is enough: it differs from the Azerbaijani one only on a lower-case i,
 // which neither leaves unchanged (and İ, ı's I stay as they are in both).
@@ -56,7 +59,7 @@ export function detectConfidential(text: string): Match[] {
   };
   for (const m of text.matchAll(labelled)) add(m[1], m.index + m[0].length - m[1].length);
   for (const m of text.matchAll(tag)) {
-    const phrase = m[1] ?? m[2];
+    const phrase = m[1] ?? m[2] ?? m[3] ?? m[4];
     add(phrase.replace(/[_-]/g, " "), m.index + m[0].indexOf(phrase));
   }
   for (const m of text.matchAll(anywhere)) {
