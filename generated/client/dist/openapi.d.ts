@@ -1358,7 +1358,7 @@ export interface components {
              */
             message?: number;
             type: components["schemas"]["DlpType"];
-            /** @description Where it matched: `subject`, `text`, `html`, `attachment:<filename>`, `attachment:<zip>/<path>`, `ocr:<filename>`, or `message` when the whole message could not be scanned. */
+            /** @description Where it matched: `subject`, `text`, `html`, `header:<name>` (a custom header), `attachment:<filename>` (its content or its name; a value in a name is masked here), `attachment:<zip or attached message>/<path>`, `ocr:<filename>`, or `message` when the whole message could not be scanned. */
             where: string;
         };
         /**

@@ -10,6 +10,9 @@ const found = async (filename: string, content: Buffer) => (await scanMessage({ 
 describe("CSV as a table", () => {
   it("parses quoted cells with delimiters, quotes and line breaks", () => {
     expect(csvRows('a;b\r\n"x;1";"say ""hi""\nthere"\n')).toEqual([["a", "b"], ["x;1", 'say "hi"\nthere']]);
+    expect(csvRows("a\tb\tc\n1\t\t3")).toEqual([["a", "b", "c"], ["1", "", "3"]]);
+    expect(csvRows("a|b\n x | \"y|z\" ")).toEqual([["a", "b"], [" x ", "y|z"]]);
+    expect(csvRows('a,b\n5"7,x\n')).toEqual([["a", "b"], ['5"7', "x"]]);
   });
 
   it("finds a SWIFT code, a passport and a VÖEN by their column headers, whatever column they are in", async () => {

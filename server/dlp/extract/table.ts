@@ -37,7 +37,7 @@ export function plainNumber(cell: string): string {
 }
 
 export function tableText(input: string[][]): string {
-  const rows = input.map((r) => r.map((c) => plainNumber((c ?? "").trim())));
+  const rows = input.map((r) => r.map((c) => (c && /e/i.test(c) ? plainNumber(c.trim()) : (c ?? "").trim())));
   const nonEmpty = rows.filter((r) => r.some(Boolean));
   if (nonEmpty.length === 0) return "";
   const h = headerIndex(nonEmpty);
@@ -61,37 +61,25 @@ export function tableText(input: string[][]): string {
 export function csvRows(text: string): string[][] {
   const firstLine = text.slice(0, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n"));
   const delimiter = [",", ";", "\t", "|"].map((d) => [d, firstLine.split(d).length] as const).sort((a, b) => b[1] - a[1])[0][0];
+  const d = delimiter === "|" ? "\\|" : delimiter === "\t" ? "\\t" : delimiter;
+  // One cell and what ends it, from where the last one ended: a quoted cell (spaces around it
+  // allowed) or a run without quote, delimiter or line break (a stray quote inside is kept).
+  const cell = new RegExp(`[ \\t]*"((?:[^"]|"")*)"[ \\t]*(${d}|\\r?\\n|\\r|$)|([^${d}\\r\\n]*)(${d}|\\r?\\n|\\r|$)`, "y");
   const rows: string[][] = [];
   let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else cell += c;
-    } else if (c === '"' && cell.trim() === "") {
-      quoted = true;
-      cell = "";
-    } else if (c === delimiter) {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(cell);
+  for (let at = 0; at < text.length; ) {
+    cell.lastIndex = at;
+    const m = cell.exec(text)!;
+    row.push(m[1] !== undefined ? m[1].replaceAll('""', '"') : m[3]);
+    const end = m[2] ?? m[4];
+    at = cell.lastIndex;
+    if (end !== delimiter) {
       rows.push(row);
       row = [];
-      cell = "";
-    } else cell += c;
+    }
+    if (end === "") break;
   }
-  if (cell !== "" || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
+  if (row.length) rows.push(row);
   return rows;
 }
 
