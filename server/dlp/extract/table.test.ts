@@ -55,3 +55,17 @@ describe("xlsx as a table", () => {
     expect(tableText([["2024", "2025"], ["SWIFT", "DEUTDEFF"]])).toBe("2024\n2025\n\nSWIFT\nSWIFT: DEUTDEFF\n");
   });
 });
+
+describe("HTML tables as tables", () => {
+  const html = async (body: string) => (await scanMessage({ subject: "x", html: body, attachments: [] })).findings.map((f) => `${f.type} ${f.masked}`).sort();
+
+  it("reads a value under its <th> header, in a table nested in a layout table", async () => {
+    const inner = "<table><tr><th>Beneficiary</th><th>SWIFT</th><th>VÖEN</th></tr><tr><td>Acme</td><td>DEUTDEFF</td><td>1401555071</td></tr></table>";
+    expect(await html(`<table width="600"><tr><td><img src="logo.png" alt="Logo"></td></tr><tr><td>${inner}</td></tr></table>`)).toEqual(["swift DEUTDE**", "voen 14******71"]);
+  });
+
+  it("reads a one-column layout table as lines, and finds nothing in a table of codes", async () => {
+    expect(await html("<table><tr><td>Passport fee</td></tr><tr><td>Order 100234567</td></tr></table>")).toEqual([]);
+    expect(await html("<table><tr><th>SKU</th><th>Code</th></tr><tr><td>73513537</td><td>BUSINESS</td></tr></table>")).toEqual([]);
+  });
+});
