@@ -20,10 +20,18 @@ export interface WebmailPagesDeps {
   secureCookies: () => boolean;
 }
 
+// A value that does not percent-decode (`%`, a cut escape, bytes that are no UTF-8) was never set
+// by us: it counts as absent, so the page answers "not signed in" rather than a 500 (issue 28
+// item 10), and a well-formed cookie of the same name further on is still read.
 function readCookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
+    if (k !== name) continue;
+    try {
+      return decodeURIComponent(v.join("="));
+    } catch {
+      continue;
+    }
   }
   return undefined;
 }
