@@ -1,4 +1,4 @@
-// No secret in any log line (issue 17 item 5). Three layers, because a secret can reach a log in
+// No secret in any log line (issue 17 item 5, issue 28 item 11). Three layers, because a secret can reach a log in
 // three ways: a structured field (headers, a logged object), the request URL (a webmail login
 // link carries its token in the query), or free text (an error message quoting a key). The last
 // layer rewrites each finished line, so it holds for lines no one has thought of yet.
@@ -39,6 +39,9 @@ const secretShapes: RegExp[] = [
   /platform_sk_[A-Za-z0-9_-]+/g, // API keys (A2)
   /whsec_[A-Za-z0-9_-]+/g, // webhook signing secrets
   /\b(wl|ws)_[A-Za-z0-9_-]{16,}/g, // webmail login links and sessions
+  // Open-pixel, click and one-click unsubscribe tokens (decision T3) in their paths, also with
+  // JSON-escaped slashes: whoever reads one could unsubscribe the recipient (issue 28 item 11).
+  /(?<=\\?\/mail\\?\/[cou]\\?\/)[^/?#&\s"'<>\\]+/g,
   /(?<![0-9])\d{5,}:[A-Za-z0-9_-]{30,}/g, // messenger bot tokens (also inside /bot<token>/ paths)
   /(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, // Authorization values
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, // PEM keys (DKIM)
