@@ -211,7 +211,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "unevaluatedProperties": {
             "type": "string"
           },
-          "description": "Custom message headers (name to value)."
+          "description": "Custom message headers (name to value), sent under the platform's DKIM signature. Refused\n(400 naming the header): what the request's fields or the platform set (From, To, Cc, Bcc,\nSubject, Reply-To (use `replyTo`), Message-ID, Date, MIME-Version, Return-Path, Content-*,\nDKIM-*, DomainKey-Signature, List-Unsubscribe*), identity and report addresses (Sender,\nResent-*, Errors-To, Return-Receipt-To, Disposition-Notification-*) and trace or verdict\nfields (Received, X-Received, Received-SPF, Authentication-Results, ARC-*, Delivered-To,\nX-Original-*, X-Spam-*, X-MS-Exchange-Organization-*, BIMI-Location, BIMI-Indicator). Long\nvalues are folded at whitespace (RFC 5322); a value with a run that cannot fit a 998-character\nline is refused, and so are custom headers over 32,000 characters together."
         },
         "stream": {
           "$ref": "components.json#/$defs/MailStream",
@@ -2528,7 +2528,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "unevaluatedProperties": {
             "type": "string"
           },
-          "description": "Custom message headers (name to value)."
+          "description": "Custom message headers (name to value), sent under the platform's DKIM signature. Refused\n(400 naming the header): what the request's fields or the platform set (From, To, Cc, Bcc,\nSubject, Reply-To (use `replyTo`), Message-ID, Date, MIME-Version, Return-Path, Content-*,\nDKIM-*, DomainKey-Signature, List-Unsubscribe*), identity and report addresses (Sender,\nResent-*, Errors-To, Return-Receipt-To, Disposition-Notification-*) and trace or verdict\nfields (Received, X-Received, Received-SPF, Authentication-Results, ARC-*, Delivered-To,\nX-Original-*, X-Spam-*, X-MS-Exchange-Organization-*, BIMI-Location, BIMI-Indicator). Long\nvalues are folded at whitespace (RFC 5322); a value with a run that cannot fit a 998-character\nline is refused, and so are custom headers over 32,000 characters together."
         },
         "stream": {
           "$ref": "components.json#/$defs/MailStream",

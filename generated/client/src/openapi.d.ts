@@ -1090,7 +1090,17 @@ export interface components {
             /** @description Label for statistics. */
             category?: string;
             from: components["schemas"]["EmailAddress"];
-            /** @description Custom message headers (name to value). */
+            /**
+             * @description Custom message headers (name to value), sent under the platform's DKIM signature. Refused
+             *     (400 naming the header): what the request's fields or the platform set (From, To, Cc, Bcc,
+             *     Subject, Reply-To (use `replyTo`), Message-ID, Date, MIME-Version, Return-Path, Content-*,
+             *     DKIM-*, DomainKey-Signature, List-Unsubscribe*), identity and report addresses (Sender,
+             *     Resent-*, Errors-To, Return-Receipt-To, Disposition-Notification-*) and trace or verdict
+             *     fields (Received, X-Received, Received-SPF, Authentication-Results, ARC-*, Delivered-To,
+             *     X-Original-*, X-Spam-*, X-MS-Exchange-Organization-*, BIMI-Location, BIMI-Indicator). Long
+             *     values are folded at whitespace (RFC 5322); a value with a run that cannot fit a 998-character
+             *     line is refused, and so are custom headers over 32,000 characters together.
+             */
             headers?: Record<string, never>;
             html?: string;
             /**
@@ -2000,7 +2010,17 @@ export interface components {
             cc?: components["schemas"]["EmailAddress"][];
             /** @description Sender; its domain must be a connected mail domain of the project. */
             from: components["schemas"]["EmailAddress"];
-            /** @description Custom message headers (name to value). */
+            /**
+             * @description Custom message headers (name to value), sent under the platform's DKIM signature. Refused
+             *     (400 naming the header): what the request's fields or the platform set (From, To, Cc, Bcc,
+             *     Subject, Reply-To (use `replyTo`), Message-ID, Date, MIME-Version, Return-Path, Content-*,
+             *     DKIM-*, DomainKey-Signature, List-Unsubscribe*), identity and report addresses (Sender,
+             *     Resent-*, Errors-To, Return-Receipt-To, Disposition-Notification-*) and trace or verdict
+             *     fields (Received, X-Received, Received-SPF, Authentication-Results, ARC-*, Delivered-To,
+             *     X-Original-*, X-Spam-*, X-MS-Exchange-Organization-*, BIMI-Location, BIMI-Indicator). Long
+             *     values are folded at whitespace (RFC 5322); a value with a run that cannot fit a 998-character
+             *     line is refused, and so are custom headers over 32,000 characters together.
+             */
             headers?: Record<string, never>;
             html?: string;
             /**
