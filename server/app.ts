@@ -58,7 +58,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...dnsRecordHandlers({ zones: s.zones, limits }),
       ...webmailHandlers({ mailboxes: s.mailboxes, webmail: s.webmail, publicUrl: options.publicUrl, clock: s.clock }),
       ...mailSendingHandlers({
-        backend: s.backend, messages: s.sentMessages, mailDomains: s.mailDomains, templates: s.templates, hooks: engagement.hooks, dlp: s.dlp, clock: s.clock, relayName: s.relayName,
+        backend: s.backend, messages: s.sentMessages, mailDomains: s.mailDomains, templates: s.templates, hooks: engagement.hooks, returnPaths: s.returnPaths, dlp: s.dlp, clock: s.clock, relayName: s.relayName,
       }),
       ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, deliveries: s.webhookDeliveries, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
       ...certificateHandlers({ certs: s.certificates, zones: s.zones, backend: s.backend, secrets: s.secrets, clock: s.clock, issuer: s.config.certificates.issuer, limits }),

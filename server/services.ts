@@ -27,6 +27,8 @@ import type { ProjectRepository } from "./projects/project-repository.ts";
 import { SecretBox } from "./secrets/secret-box.ts";
 import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository } from "./mail-sending/message-repository.ts";
 import { mailJobHandlers } from "./mail-sending/relay.ts";
+import { MESSAGE_TOKEN_KEY_INFO, MessageTokens } from "./mail-sending/tokens/message-token.ts";
+import { ReturnPaths } from "./mail-sending/verp.ts";
 import type { TemplateRepository } from "./mail-sending/template-repository.ts";
 import { mailboxMessageStore, type MessageStore } from "./webmail/message-store.ts";
 import type { WebmailRepository } from "./webmail/webmail-repository.ts";
@@ -81,6 +83,10 @@ export interface Services extends StoreServices {
   inbound: InboundRoutes;
   /** `relay` of the messages the built-in relay (or the smarthost) takes. */
   relayName: string;
+  /** Signed tokens of tracking and unsubscribe URLs and of VERP addresses (decisions T3, T6). */
+  messageTokens: MessageTokens;
+  /** The signed VERP envelope senders: made by the send path, checked by the feedback route. */
+  returnPaths: ReturnPaths;
   /** Messenger bots (server/messenger): repository, Bot API client, keys. */
   messenger: MessengerContext;
 }
@@ -119,6 +125,8 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     }),
   });
   const messenger = createMessenger(config, s.bots, s.backend, serverKey, { secrets, clock });
+  const messageTokens = new MessageTokens(secrets.deriveKey(MESSAGE_TOKEN_KEY_INFO));
+  const returnPaths = new ReturnPaths(messageTokens);
   const services: Services = {
     ...s,
     config,
@@ -132,6 +140,8 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     dlp: new DlpScannerInspector({ repository: s.dlpLog, pool: new ScanPool({ threads: config.dlp.threads }), backend: s.backend, clock }),
     inbound: new InboundRoutes(),
     relayName: config.relay.smarthost?.host || config.relay.name || config.mailHost,
+    messageTokens,
+    returnPaths,
     messenger,
   };
   Object.assign(services.jobHandlers, mailJobHandlers({
@@ -139,6 +149,7 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     outcomes: services.mailFeedback,
     mailDomains: services.mailDomains,
     relayName: services.relayName,
+    returnPaths,
     clock,
     smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowLoopback: config.relay.allowLoopback, smarthost: config.relay.smarthost },
   }));

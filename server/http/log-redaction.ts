@@ -42,6 +42,8 @@ const secretShapes: RegExp[] = [
   // Open-pixel, click and one-click unsubscribe tokens (decision T3) in their paths, also with
   // JSON-escaped slashes: whoever reads one could unsubscribe the recipient (issue 28 item 11).
   /(?<=\\?\/mail\\?\/[cou]\\?\/)[^/?#&\s"'<>\\]+/g,
+  // The MAC of a signed VERP address (decision T6): with it, anyone could report a bounce.
+  /(?<=\bbounces\+[a-z0-9_]+\.(?:c\.)?)[a-z0-9]{16}(?=@)/gi,
   /(?<![0-9])\d{5,}:[A-Za-z0-9_-]{30,}/g, // messenger bot tokens (also inside /bot<token>/ paths)
   /(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, // Authorization values
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, // PEM keys (DKIM)

@@ -15,6 +15,8 @@ import { newProject, sql, useStore, type BackendName, type Connection } from "..
 import { mailSendingHandlers } from "./handlers.ts";
 import type { SentMessageRepository } from "./message-repository.ts";
 import { noOutgoingHooks } from "./outgoing-hooks.ts";
+import { MessageTokens } from "./tokens/message-token.ts";
+import { ReturnPaths } from "./verp.ts";
 import type { TemplateRepository } from "./template-repository.ts";
 
 export interface SendDlpSetup {
@@ -40,7 +42,7 @@ export function describeSendDlp(backend: BackendName, make: (c: Connection, secr
       s = make(store.main, new SecretBox(randomBytes(32)));
       handlers = mailSendingHandlers({
         backend: s.backend, messages: s.messages, mailDomains: s.mailDomains, templates: s.templates, hooks: noOutgoingHooks, dlp: s.dlp,
-        clock: { now: () => Date.now() }, relayName: "relay.test",
+        returnPaths: new ReturnPaths(new MessageTokens(randomBytes(32))), clock: { now: () => Date.now() }, relayName: "relay.test",
       });
     });
     afterAll(() => s.dlp.close());

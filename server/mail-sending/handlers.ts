@@ -19,6 +19,7 @@ import { prepareMessage, type MessageInput, type Prepared } from "./prepare-mess
 import { mailStats } from "./stats.ts";
 import type { TemplateRepository } from "./template-repository.ts";
 import type { Vars } from "./substitute.ts";
+import type { ReturnPaths } from "./verp.ts";
 
 export interface MailSendingDeps {
   /** Only for a blocked send's DLP record, which has no send transaction to join. */
@@ -27,6 +28,8 @@ export interface MailSendingDeps {
   mailDomains: MailDomainRepository;
   templates: TemplateRepository;
   hooks: OutgoingMailHooks;
+  /** The signed VERP addresses (T6); the To recipient's is stored with the message. */
+  returnPaths: ReturnPaths;
   dlp: DlpInspector;
   clock: Clock;
   /** `relay` of messages the built-in relay (or the smarthost) takes. */
@@ -70,7 +73,7 @@ const findingsOf = (v: DlpVerdict) => (v.mode === "off" ? [] : v.findings);
 export function mailSendingHandlers(deps: MailSendingDeps): Pick<
   MailSendingHandlers<AuthContext>, "sendMail" | "sendMailBatch" | "listSentMessages" | "getSentMessage" | "cancelMessage" | "getMailStats"
 > {
-  const prepareDeps = () => ({ mailDomains: deps.mailDomains, templates: deps.templates, hooks: deps.hooks, now: deps.clock.now() });
+  const prepareDeps = () => ({ mailDomains: deps.mailDomains, templates: deps.templates, hooks: deps.hooks, returnPaths: deps.returnPaths, now: deps.clock.now() });
 
   // One record after the other on the caller's tx: synchronous on SQLite, chained on PostgreSQL.
   function recordAll(tx: Tx, projectId: string, items: { findings: DlpFinding[]; context: DlpRecordContext }[]): void | Promise<void> {

@@ -10,6 +10,19 @@ export type MaybePromise<T> = T | Promise<T>;
 
 export const MESSAGE_STATUSES = ["sent", "delivered", "bounced", "soft_bounced", "complained", "delayed", "scheduled", "suppressed", "failed", "canceled"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/**
+ * How long after the recipient's server said 250 a DSN may still bounce the message (T7): a
+ * gateway that accepted it may give up later, within its queue lifetime (5 days for Postfix and
+ * Sendmail by default, 2 for Exchange), and its DSN may take a while to reach us. Later, a
+ * "bounce" of a delivered message is not plausible and changes nothing.
+ */
+export const DSN_WINDOW_AFTER_DELIVERY_MS = 7 * 86_400_000;
+
+/** The states a bounce may leave: in flight, or delivered within the window (T7). */
+export function bounceableFrom(deliveredAt: number | null, now: number): MessageStatus[] {
+  return deliveredAt !== null && now - Number(deliveredAt) <= DSN_WINDOW_AFTER_DELIVERY_MS ? ["sent", "delayed", "delivered"] : ["sent", "delayed"];
+}
 export type MailStream = "transactional" | "marketing";
 export type HistoryEvent = "sent" | "delivered" | "opened" | "clicked";
 
@@ -170,8 +183,9 @@ export interface MessageFeedback {
   /** A marketing suppression for the message's scope (stream rules in the README). */
   recordUnsubscribe(id: string): MaybePromise<boolean>;
   /**
-   * sent|delayed|delivered -> bounced (hard: the address suppressed in both streams, project-wide)
-   * or soft_bounced; `mail.bounced`.
+   * sent|delayed -> bounced (hard: the address suppressed in both streams, project-wide) or
+   * soft_bounced; `mail.bounced`. A delivered message bounces only within
+   * DSN_WINDOW_AFTER_DELIVERY_MS of its delivery (decision T7).
    */
   markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }, tx?: Tx): MaybePromise<boolean>;
   /** delivered|sent -> complained; marketing messages suppress per scope; `mail.complained`. */

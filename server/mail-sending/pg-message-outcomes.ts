@@ -10,7 +10,7 @@ import type { Tx } from "../db/tx.ts";
 import type { EventType } from "../events/event-outbox.ts";
 import type { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { DeliveryOutcomes, MessageFeedback, MessageStatus, TrackingInfo } from "./message-repository.ts";
+import { bounceableFrom, type DeliveryOutcomes, type MessageFeedback, type MessageStatus, type TrackingInfo } from "./message-repository.ts";
 import { history, type PgMessageRow } from "./pg-sent-message-repository.ts";
 import { pgSuppress } from "./pg-suppression-rules.ts";
 
@@ -96,8 +96,8 @@ export class PgMessageOutcomes implements DeliveryOutcomes, MessageFeedback {
     return this.atomically(tx, async (c) => {
       const r = await this.row(c, id);
       const to = bounce.bounceType === "hard" ? "bounced" : "soft_bounced";
-      // A DSN can come after the recipient's server said 250 (delivered), so delivered may bounce too.
-      if (!r || !(await this.move(c, id, ["sent", "delayed", "delivered"], to, ", last_error = ?", [bounce.reason]))) return false;
+      // A DSN can come after the recipient's server said 250 (delivered), within a window (T7).
+      if (!r || !(await this.move(c, id, bounceableFrom(r.delivered_at, this.clock.now()), to, ", last_error = ?", [bounce.reason]))) return false;
       if (bounce.bounceType === "hard") {
         await pgSuppress(c, { projectId: r.project_id, address: r.to_addr, kind: "hard", scope: "", reason: bounce.reason, messageId: id, at: this.clock.now() });
       }

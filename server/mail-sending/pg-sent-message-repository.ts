@@ -46,6 +46,7 @@ export interface PgMessageRow {
   clicks: number;
   last_error: string | null;
   created_at: number;
+  delivered_at: number | null;
 }
 
 export class PgSentMessageRepository implements SentMessageRepository {

@@ -14,7 +14,7 @@ import type { OutgoingMailHooks } from "./outgoing-hooks.ts";
 import { domainOf } from "./relay-jobs.ts";
 import { fill, type Vars } from "./substitute.ts";
 import type { TemplateRepository } from "./template-repository.ts";
-import { returnPathFor, rfcMessageIdFor } from "./verp.ts";
+import { rfcMessageIdFor, type ReturnPaths } from "./verp.ts";
 
 export const MAX_ATTACHMENT_BYTES = 15 * 1024 * 1024;
 const HORIZON_MS = 90 * 86_400_000;
@@ -52,6 +52,7 @@ export interface PrepareDeps {
   mailDomains: MailDomainRepository;
   templates: TemplateRepository;
   hooks: OutgoingMailHooks;
+  returnPaths: ReturnPaths;
   now: number;
 }
 
@@ -112,7 +113,7 @@ export async function prepareMessage(deps: PrepareDeps, projectId: string, input
     subject: subject ?? "", text, html: hooked.html, headers: { ...input.headers, ...hooked.headers },
     category: input.category, campaign: input.campaign, stream, scope,
     track: input.track ?? false, unsubscribe: input.unsubscribe ?? false,
-    rfcMessageId: rfcMessageIdFor(id, senderDomain), returnPath: returnPathFor(id, senderDomain),
+    rfcMessageId: rfcMessageIdFor(id, senderDomain), returnPath: deps.returnPaths.for({ id, to: input.to, from: input.from }),
     sendAt, attachments, links: hooked.links,
   };
   return { message, content: { subject, text, html, headers: input.headers, attachments } };

@@ -53,7 +53,11 @@ it("delivers a DKIM-signed message with its headers and attachments byte-exact",
   await p.worker.drain();
   expect(sink.messages).toHaveLength(2);
   const received = sink.messages.find((m) => m.rcptTo.includes("bob@dest.test"))!;
-  expect(received.mailFrom).toBe(`bounces+${res.body.id}@${t.domain}`);
+  // The signed VERP address (T6), the one stored with the message; the Cc copy has its own.
+  expect(received.mailFrom).toMatch(new RegExp(`^bounces\\+${res.body.id}\\.[0-9a-hjkmnp-tv-z]{16}@${t.domain}$`));
+  expect(received.mailFrom).toBe((await p.services.sentMessages.getForRelay(res.body.id))!.returnPath);
+  const copy = sink.messages.find((m) => m.rcptTo.includes("carol@dest.test"))!;
+  expect(copy.mailFrom).toMatch(new RegExp(`^bounces\\+${res.body.id}\\.c\\.[0-9a-hjkmnp-tv-z]{16}@${t.domain}$`));
   expect(received.secure).toBe(true); // opportunistic STARTTLS
 
   const parsed = await simpleParser(received.raw);

@@ -10,6 +10,7 @@ import { composeMessage, dkimSign } from "./compose.ts";
 import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository, StoredMessage } from "./message-repository.ts";
 import { DISPATCH_JOB, RELAY_JOB, domainOf, type DispatchJobPayload, type RelayJobPayload } from "./relay-jobs.ts";
 import { nextRetryDelay } from "./retry-schedule.ts";
+import type { ReturnPaths } from "./verp.ts";
 
 export interface RelayDeps {
   messages: SentMessageRepository;
@@ -17,6 +18,8 @@ export interface RelayDeps {
   mailDomains: MailDomainRepository;
   smtp: SmtpRelayOptions;
   relayName: string;
+  /** The signed envelope senders (T6), made at each attempt: a message queued before T6 leaves with one too. */
+  returnPaths: ReturnPaths;
   clock: Clock;
   log?: (message: string, fields: Record<string, unknown>) => void;
 }
@@ -40,7 +43,10 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     const domain = await deps.mailDomains.getByName(m.projectId, domainOf(m.from));
     if (!domain) return stop(primary, m, "the sender domain is no longer connected to the project");
     const signed = await dkimSign(await composeMessage(m), { domainName: domain.name, keySelector: domain.dkimSelector, privateKey: domain.dkimPrivateKey });
-    const result = await relayMessage(deps.smtp, { from: m.returnPath, to: rcpts }, signed);
+    // The To recipient's delivery and the copies' carry different addresses, so a Cc or Bcc
+    // recipient who sees its own cannot report on the To recipient's (T7).
+    const envelopeFrom = deps.returnPaths.for(m, primary ? "to" : "copies");
+    const result = await relayMessage(deps.smtp, { from: envelopeFrom, to: rcpts }, signed);
     return record(job.attempts, primary, m, rcpts, result);
   }
 

@@ -8,6 +8,7 @@ import { newProject, useStore, type BackendName, type Connection } from "../test
 import type {
   AcceptOutcome, AcceptResult, CancelResult, DispatchResult, FunnelCounts, MessageDetail, MessageStatus, MessageSummary, NewMessage, StoredMessage, TrackingInfo,
 } from "./message-repository.ts";
+import { DSN_WINDOW_AFTER_DELIVERY_MS } from "./message-repository.ts";
 import { DISPATCH_JOB, RELAY_JOB } from "./relay-jobs.ts";
 
 export interface FaceAcceptRequest {
@@ -141,6 +142,26 @@ export function describeSentMessageStorage(backend: BackendName, make: (c: Conne
       const accepted = results.find((r) => r.kind === "accepted") as { response: unknown };
       for (const r of results) if (r.kind !== "accepted") expect(r).toEqual({ kind: "replay", response: accepted.response });
       expect(await s.list(p, { limit: 20, offset: 0 })).toHaveLength(1);
+    });
+
+    it("a delivered message takes a bounce only within the DSN window after its delivery (T7); nothing changes after it", async () => {
+      const p = await newProject(store.main);
+      const late = (await send(p, message({ to: "late@example.org" })))!;
+      const edge = (await send(p, message({ to: "edge@example.org" })))!;
+      const inFlight = (await send(p, message({ to: "queued@example.org" })))!;
+      expect(await s.markDelivered(late.id, "250 ok")).toBe(true);
+      expect(await s.markDelivered(edge.id, "250 ok")).toBe(true);
+      clock.advance(DSN_WINDOW_AFTER_DELIVERY_MS);
+      expect(await s.markBounced(edge.id, { bounceType: "hard", reason: "550 gone after all" })).toBe(true);
+      clock.advance(1);
+      expect(await s.markBounced(late.id, { bounceType: "hard", reason: "550 forged" })).toBe(false);
+      expect(await s.markBounced(late.id, { bounceType: "soft", reason: "452 forged" })).toBe(false);
+      expect(await s.getForRelay(late.id)).toMatchObject({ status: "delivered", lastError: "250 ok" });
+      expect((await send(p, message({ to: "late@example.org" })))!.status).toBe("sent");
+      expect((await send(p, message({ to: "edge@example.org" })))!.status).toBe("suppressed");
+      // Still in flight (ours or a smarthost's): no window applies.
+      expect(await s.markBounced(inFlight.id, { bounceType: "soft", reason: "452 full" })).toBe(true);
+      expect(await s.events(p)).toEqual(["mail.delivered", "mail.delivered", "mail.bounced", "mail.bounced"]);
     });
 
     it("a hard bounce suppresses the address in both streams; a marketing complaint only marketing mail of its scope", async () => {

@@ -8,7 +8,7 @@ import type { Tx } from "../db/tx.ts";
 import type { EventOutbox, EventType } from "../events/event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
 import { atomically } from "./atomic.ts";
-import type { DeliveryOutcomes, HistoryEvent, MessageFeedback, MessageStatus, TrackingInfo } from "./message-repository.ts";
+import { bounceableFrom, type DeliveryOutcomes, type HistoryEvent, type MessageFeedback, type MessageStatus, type TrackingInfo } from "./message-repository.ts";
 import type { MessageRow } from "./sqlite-sent-message-repository.ts";
 import { suppress } from "./suppression-rules.ts";
 
@@ -73,8 +73,8 @@ export class SqliteMessageOutcomes implements DeliveryOutcomes, MessageFeedback 
     return atomically(this.db, () => {
       const r = this.row(id);
       const to = bounce.bounceType === "hard" ? "bounced" : "soft_bounced";
-      // A DSN can come after the recipient's server said 250 (delivered), so delivered may bounce too.
-      if (!r || !this.move(id, ["sent", "delayed", "delivered"], to, ", last_error = ?", [bounce.reason])) return false;
+      // A DSN can come after the recipient's server said 250 (delivered), within a window (T7).
+      if (!r || !this.move(id, bounceableFrom(r.delivered_at, this.clock.now()), to, ", last_error = ?", [bounce.reason])) return false;
       if (bounce.bounceType === "hard") {
         suppress(this.db, { projectId: r.project_id, address: r.to_addr, kind: "hard", scope: "", reason: bounce.reason, messageId: id, at: this.clock.now() });
       }

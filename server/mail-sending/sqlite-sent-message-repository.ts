@@ -43,6 +43,7 @@ export interface MessageRow {
   clicks: number;
   last_error: string | null;
   created_at: number;
+  delivered_at: number | null;
 }
 
 export class SqliteSentMessageRepository implements SentMessageRepository {

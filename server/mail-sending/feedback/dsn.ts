@@ -11,6 +11,8 @@ export interface BounceVerdict {
   bounceType: BounceType;
   /** Final-Recipient, the address that failed, when the report names it. */
   recipient?: string;
+  /** Original-Recipient: the address as the sender gave it, when a forwarder changed it (RFC 3464 §2.3.1). */
+  originalRecipient?: string;
   /** The enhanced status code, such as 5.1.1. */
   status: string;
   /** The remote server's reply (Diagnostic-Code without its type), else the status. */
@@ -33,7 +35,8 @@ export function bouncesFromDeliveryStatus(text: string): BounceVerdict[] {
     const reason = diagnostic ? diagnostic.replace(/^[a-z0-9-]+;\s*/i, "") : `status ${status}`;
     verdicts.push({
       bounceType: klass === "5" ? "hard" : "soft",
-      recipient: addressOf(fields.get("final-recipient") ?? fields.get("original-recipient")),
+      recipient: addressOf(fields.get("final-recipient")),
+      originalRecipient: addressOf(fields.get("original-recipient")),
       status,
       reason: reason.slice(0, 1000),
     });

@@ -17,6 +17,7 @@ const cases: [string, Feedback][] = [
       bounces: [{
         bounceType: "hard",
         recipient: "nobody@recipient.example",
+        originalRecipient: "nobody@recipient.example",
         status: "5.1.1",
         reason: "550 5.1.1 <nobody@recipient.example>: Recipient address rejected: User unknown in local recipient table",
       }],
@@ -58,7 +59,7 @@ describe("bouncesFromDeliveryStatus", () => {
     ["one failed among several recipients", "Final-Recipient: rfc822; ok@x.example\nAction: delivered\nStatus: 2.0.0\n\nFinal-Recipient: rfc822; gone@x.example\nAction: failed\nStatus: 5.1.1\n", [{ bounceType: "hard", recipient: "gone@x.example", status: "5.1.1", reason: "status 5.1.1" }]],
     ["upper-case action, status with a comment", "Final-Recipient: RFC822; A@X.example\nACTION: FAILED\nStatus: 5.7.1 (delivery not authorized)\nDiagnostic-Code: X-Unix; refused\n", [{ bounceType: "hard", recipient: "A@X.example", status: "5.7.1", reason: "refused" }]],
     ["failed with 4.x.x after retries is soft", "Final-Recipient: rfc822;full@x.example\nAction: failed\nStatus: 4.4.7\n", [{ bounceType: "soft", recipient: "full@x.example", status: "4.4.7", reason: "status 4.4.7" }]],
-    ["only Original-Recipient", "Original-Recipient: rfc822;o@x.example\nAction: failed\nStatus: 5.0.0\n", [{ bounceType: "hard", recipient: "o@x.example", status: "5.0.0", reason: "status 5.0.0" }]],
+    ["only Original-Recipient", "Original-Recipient: rfc822;o@x.example\nAction: failed\nStatus: 5.0.0\n", [{ bounceType: "hard", originalRecipient: "o@x.example", status: "5.0.0", reason: "status 5.0.0" }]],
     ["a failed action without a valid status is not trusted", "Final-Recipient: rfc822;a@x.example\nAction: failed\nStatus: bogus\n", []],
     ["relayed and expanded are no failure", "Final-Recipient: rfc822;a@x.example\nAction: relayed\nStatus: 2.0.0\n\nFinal-Recipient: rfc822;b@x.example\nAction: expanded\nStatus: 2.0.0\n", []],
     ["no per-recipient group", "", []],

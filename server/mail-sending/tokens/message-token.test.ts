@@ -29,4 +29,17 @@ describe("MessageTokens", () => {
     expect(() => tokens.sign("open", ["a.b"])).toThrow();
     expect(() => tokens.sign("open", [""])).toThrow();
   });
+
+  it("binds values it does not carry (a bounce token's recipient and domain), and leaves tokens without them as they were", () => {
+    const t = tokens.sign("bounce", ["msg_0123456789ab"], ["bob@example.org", "shop.example"]);
+    expect(t).toMatch(/^msg_0123456789ab\.[0-9a-z]{16}$/);
+    expect(tokens.verify("bounce", t, 1, ["bob@example.org", "shop.example"])).toEqual(["msg_0123456789ab"]);
+    for (const bound of [["eve@example.org", "shop.example"], ["bob@example.org", "other.example"], [], ["bob@example.org"], ["bob@example.org", "shop.example", ""]]) {
+      expect(tokens.verify("bounce", t, 1, bound), JSON.stringify(bound)).toBeUndefined();
+    }
+    expect(tokens.verify("open", t, 1, ["bob@example.org", "shop.example"])).toBeUndefined();
+    // Tokens already in sent mail (no bound values) keep verifying.
+    expect(tokens.sign("open", ["msg_0123456789ab"], [])).toBe(tokens.sign("open", ["msg_0123456789ab"]));
+    expect(() => tokens.sign("bounce", ["msg_0123456789ab"], ["a\0b"])).toThrow();
+  });
 });

@@ -1,5 +1,6 @@
 // Short signed tokens that name a sent message in the URLs the recipient's side holds: the open
-// pixel, click links and the one-click unsubscribe URL. Whoever holds one may do exactly that one
+// pixel, click links and the one-click unsubscribe URL; and in the VERP envelope sender, where
+// bounces and complaint reports come back (decision T6). Whoever holds one may do exactly that one
 // thing to that one message, without an API key, so each token binds its purpose into the MAC (an
 // open token is no unsubscribe token) and nothing else is trusted from the outside.
 //
@@ -8,7 +9,7 @@
 // forger gets one guess per HTTP request, where 2^80 is out of reach, and the URLs stay short.
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export type TokenPurpose = "open" | "click" | "unsubscribe";
+export type TokenPurpose = "open" | "click" | "unsubscribe" | "bounce";
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
 const MAC_BYTES = 10;
@@ -42,24 +43,31 @@ export class MessageTokens {
     this.key = key;
   }
 
-  sign(purpose: TokenPurpose, fields: string[]): string {
+  /**
+   * `bound`: values the MAC covers that the token does not carry (a bounce token's recipient and
+   * domain, which the verifier knows from the message it names); they must hold no NUL.
+   */
+  sign(purpose: TokenPurpose, fields: string[], bound: string[] = []): string {
     for (const f of fields) if (!FIELD.test(f)) throw new Error(`token field ${JSON.stringify(f)} is not [a-z0-9_]`);
-    return [...fields, this.mac(purpose, fields)].join(".");
+    return [...fields, this.mac(purpose, fields, bound)].join(".");
   }
 
-  /** The fields of a token made by `sign` for this purpose, or undefined (wrong key, purpose or shape). */
-  verify(purpose: TokenPurpose, token: string, fieldCount: number): string[] | undefined {
+  /** The fields of a token made by `sign` for this purpose (and `bound`), or undefined (wrong key, purpose, binding or shape). */
+  verify(purpose: TokenPurpose, token: string, fieldCount: number, bound: string[] = []): string[] | undefined {
     const parts = token.toLowerCase().split(".");
     if (parts.length !== fieldCount + 1) return undefined;
     const mac = parts.pop()!;
     if (!parts.every((f) => FIELD.test(f))) return undefined;
-    const expected = Buffer.from(this.mac(purpose, parts));
+    const expected = Buffer.from(this.mac(purpose, parts, bound));
     const given = Buffer.from(mac);
     return given.length === expected.length && timingSafeEqual(given, expected) ? parts : undefined;
   }
 
-  private mac(purpose: TokenPurpose, fields: string[]): string {
-    const h = createHmac("sha256", this.key).update(`${purpose}\0${fields.join("\0")}`).digest();
+  private mac(purpose: TokenPurpose, fields: string[], bound: string[]): string {
+    if (bound.some((b) => b.includes("\0"))) throw new Error("a bound token value holds NUL");
+    // Without bound values the input is what tokens already in sent mail were made with.
+    const input = `${purpose}\0${fields.join("\0")}${bound.length ? `\0\0${bound.join("\0")}` : ""}`;
+    const h = createHmac("sha256", this.key).update(input).digest();
     return base32(h.subarray(0, MAC_BYTES));
   }
 }
