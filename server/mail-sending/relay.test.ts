@@ -80,6 +80,16 @@ it("delivers a DKIM-signed message with its headers and attachments byte-exact",
   expect(eventTypes()).toContain("mail.delivered");
 });
 
+it("a message queued before signed VERP addresses (T6) leaves with a signed one, so its DSNs still count", async () => {
+  const res = await t.api("POST", "/v1/mail/send", { from: `news@${t.domain}`, to: "queued@dest.test", subject: "Hi", text: "x" });
+  const unsigned = `bounces+${res.body.id}@${t.domain}`;
+  p.db.prepare("UPDATE sent_messages SET return_path = ? WHERE id = ?").run(unsigned, res.body.id);
+  await p.worker.drain();
+  const received = sink.messages.find((m) => m.rcptTo.includes("queued@dest.test"))!;
+  expect(received.mailFrom).toMatch(new RegExp(`^bounces\\+${res.body.id}\\.[0-9a-hjkmnp-tv-z]{16}@${t.domain}$`));
+  expect(p.services.returnPaths.verify(received.mailFrom, { id: res.body.id, to: "queued@dest.test", from: `news@${t.domain}` })).toBe("to");
+});
+
 it("a 5xx answer bounces the message and suppresses the address in both streams", async () => {
   sink.refuse = (rcpt) => (rcpt === "gone@dest.test" ? { code: 550, text: "5.1.1 no such user" } : undefined);
   const first = await t.api("POST", "/v1/mail/send", { from: `news@${t.domain}`, to: "gone@dest.test", subject: "Hi", text: "x" });
