@@ -28,7 +28,7 @@ export async function replay(file: string, baseUrl?: string): Promise<number> {
         continue;
       }
       const request = baseUrl ? { ...f.request, url: f.request.url.replace(report.baseUrl.replace(/\/$/, ""), baseUrl.replace(/\/$/, "")) } : f.request;
-      const response = await client.send(request).catch((e) => ({ status: 599, headers: {}, text: String(e.message), isJson: false }));
+      const response = await client.send(request).catch((e) => ({ status: 0, headers: {}, text: "", isJson: false, noResponse: String(e.message) }));
       const check = allChecks.find((c) => c.name === f.check);
       const op = contract.operations.find((o) => o.id === f.operation);
       let failing: boolean;

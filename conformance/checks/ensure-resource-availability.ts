@@ -19,7 +19,7 @@ export const ensureResourceAvailability: Check = {
     for (const target of res.readers) {
       const c = linkedCase(ctx, target, created.env);
       if (!c) continue;
-      const ex = await ctx.send(target.operation, c, { phase: "stateful" });
+      const ex = await ctx.send(target.operation, c, );
       if (ex.response.status === 404 || ex.response.status === 410) {
         findings.push({ message: `${target.operation.id} answered ${ex.response.status} right after ${op.id} created it`, expected: "2xx", got: String(ex.response.status), request: ex.request, status: ex.response.status });
       }
@@ -28,7 +28,7 @@ export const ensureResourceAvailability: Check = {
     if (res.lister && id !== undefined && !isPaginated(res.lister) && !res.lister.parameters.some((p) => p.in === "path")) {
       const c = ctx.sampleCase(res.lister, 23);
       if (c) {
-        const ex = await ctx.send(res.lister, c, { phase: "stateful" });
+        const ex = await ctx.send(res.lister, c, );
         if (ex.response.status === 200 && !listMentions(ex.response.json, id)) {
           findings.push({ title: "Created resource missing from its list", message: `${res.lister.id} does not list ${JSON.stringify(id)} created by ${op.id}`, expected: `an item with ${JSON.stringify(id)}`, got: ex.response.text.slice(0, 200), request: ex.request, status: 200 });
         }

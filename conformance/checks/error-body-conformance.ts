@@ -12,7 +12,7 @@ export const errorBodyConformance: Check = {
   response(ctx, ex) {
     const { status } = ex.response;
     // A HEAD answer has no body by definition (RFC 9110 9.3.2).
-    if (status < 400 || status === 599 || !ctx.errorSchema || ex.request.method === "HEAD") return null;
+    if (status < 400 || ex.response.noResponse !== undefined || !ctx.errorSchema || ex.request.method === "HEAD") return null;
     if (!ex.response.isJson) return [{ message: `[${status}] error body is not JSON: ${short(ex.response.text, 120)}`, expected: "JSON error body", got: short(ex.response.text, 120) }];
     const verdict = validate(ctx.errorSchema, ex.response.json);
     if (verdict.valid) return [];

@@ -18,7 +18,7 @@ export const ignoredAuth: Check = {
     const strict = responseFor(op, 401)?.status === "401";
     const findings: Finding[] = [];
     for (const [label, key, keyRole] of [["no credentials", null, "none"], ["an invalid key", ctx.keys.invalid, "invalid"]] as const) {
-      const ex = await ctx.send(op, c, { key, keyRole, probe: "ignored_auth", phase: "coverage" });
+      const ex = await ctx.send(op, c, { key, keyRole, probe: "ignored_auth" });
       const { status } = ex.response;
       const bad = strict ? status !== 401 : status < 400;
       if (bad) findings.push({ message: `request with ${label} answered ${status}`, expected: strict ? "401" : "4xx", got: String(status), request: ex.request, status });

@@ -17,7 +17,7 @@ export const missingRequiredHeader: Check = {
     for (const p of required) {
       const headers = { ...c.headers };
       delete headers[p.name];
-      const ex = await ctx.send(op, { ...c, headers, omitHeaders: [p.name], mode: "negative", mutation: `header ${p.name} missing` }, { probe: "missing_required_header", phase: "coverage" });
+      const ex = await ctx.send(op, { ...c, headers, omitHeaders: [p.name], mode: "negative", mutation: `header ${p.name} missing` }, { probe: "missing_required_header" });
       const { status } = ex.response;
       if (status < 400 || status >= 500) findings.push({ message: `without header ${p.name} the server answered ${status}`, expected: "4xx", got: String(status), request: ex.request, status });
     }

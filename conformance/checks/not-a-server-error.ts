@@ -1,5 +1,6 @@
-// A 5xx is never a correct answer to a request the client controls. A dropped connection counts
-// too (reported as 599 by the client).
+// A 5xx is never a correct answer to a request the client controls. No answer at all (a reset, a
+// timeout, while the server still answers other requests) counts too: it is reported here, once,
+// as "no response", never as a made-up status, and no other check judges that request.
 import type { Check } from "../engine/check-api.ts";
 import { short } from "../engine/response-spec.ts";
 
@@ -9,8 +10,9 @@ export const notAServerError: Check = {
   severity: "critical",
   stateless: true,
   response(_ctx, ex) {
-    const { status, text } = ex.response;
+    const { status, text, noResponse } = ex.response;
+    if (noResponse !== undefined) return [{ title: "Server not answering", message: `no response (${noResponse}), while the server still answers other requests`, expected: "a response", got: "no response" }];
     if (status < 500) return [];
-    return [{ message: status === 599 ? `connection failed: ${text}` : `[${status}] ${short(text)}`, expected: "status < 500", got: String(status) }];
+    return [{ message: `[${status}] ${short(text)}`, expected: "status < 500", got: String(status) }];
   },
 };

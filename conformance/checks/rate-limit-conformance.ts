@@ -28,7 +28,7 @@ export const rateLimitConformance: Check = {
     let sent = 0;
     for (let i = 0; i < max; i++) {
       sent++;
-      const ex = await ctx.send(op, c, { key, keyRole: "low-limit", probe: "rate_limit_conformance", phase: "stateful" });
+      const ex = await ctx.send(op, c, { key, keyRole: "low-limit", probe: "rate_limit_conformance" });
       const h = ex.response.headers;
       if (ex.response.status === 429) {
         const retry = h["retry-after"];

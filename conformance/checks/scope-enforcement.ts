@@ -18,11 +18,11 @@ export const scopeEnforcement: Check = {
     if (!c) return null;
     const findings: Finding[] = [];
     if (without) {
-      const ex = await ctx.send(op, c, { key: without, probe: "scope_enforcement", phase: "coverage" });
+      const ex = await ctx.send(op, c, { key: without, probe: "scope_enforcement" });
       if (ex.response.status !== 403) findings.push({ message: `a key with every scope but ${op.scope} answered ${ex.response.status}`, expected: "403", got: String(ex.response.status), request: ex.request, status: ex.response.status });
     }
     if (only) {
-      const ex = await ctx.send(op, c, { key: only, probe: "scope_enforcement", phase: "coverage" });
+      const ex = await ctx.send(op, c, { key: only, probe: "scope_enforcement" });
       if (ex.response.status === 401 || ex.response.status === 403) {
         findings.push({ title: "Required scope refused", message: `a key with only ${op.scope} answered ${ex.response.status}`, expected: "not 401/403", got: String(ex.response.status), request: ex.request, status: ex.response.status });
       }

@@ -33,7 +33,7 @@ export const unsupportedMethod: Check = {
     if (!methods.length) return null;
     const findings: Finding[] = [];
     for (const method of methods) {
-      const ex = await ctx.send(op, { ...c, hasBody: false, body: undefined }, { method, probe: "unsupported_method", phase: "coverage" });
+      const ex = await ctx.send(op, { ...c, hasBody: false, body: undefined }, { method, probe: "unsupported_method" });
       const { status } = ex.response;
       const allow = ex.response.headers.allow;
       if (method === "OPTIONS" && status >= 200 && status < 300 && allow) continue;

@@ -23,11 +23,11 @@ export const useAfterFree: Check = {
     if (!created) return null;
     const del = linkedCase(ctx, deleter, created.env);
     if (!del) return null;
-    const gone = await ctx.send(deleter.operation, del, { phase: "stateful" });
+    const gone = await ctx.send(deleter.operation, del, );
     if (gone.response.status < 200 || gone.response.status >= 300) return null;
     const findings: Finding[] = [];
     const expectGone = async (target: Operation, c: Case) => {
-      const ex = await ctx.send(target, c, { phase: "stateful" });
+      const ex = await ctx.send(target, c, );
       const status = ex.response.status;
       if (!GONE.has(status) && status !== 429) {
         findings.push({ message: `${target.id} answered ${status} after ${deleter.operation.id} deleted the resource`, expected: "404", got: String(status), request: ex.request, status });
@@ -48,7 +48,7 @@ export const useAfterFree: Check = {
     if (res.lister && id !== undefined && !isPaginated(res.lister) && !res.lister.parameters.some((p) => p.in === "path")) {
       const c = ctx.sampleCase(res.lister, 29);
       if (c) {
-        const ex = await ctx.send(res.lister, c, { phase: "stateful" });
+        const ex = await ctx.send(res.lister, c, );
         if (ex.response.status === 200 && listMentions(ex.response.json, id)) {
           findings.push({ title: "Deleted resource still listed", message: `${res.lister.id} still lists ${JSON.stringify(id)} after ${deleter.operation.id}`, expected: "no such item", got: ex.response.text.slice(0, 200), request: ex.request, status: 200 });
         }

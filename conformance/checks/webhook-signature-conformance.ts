@@ -56,12 +56,12 @@ export const webhookSignatureConformance: Check = {
     try {
       const url = cfg.receiverUrl ?? receiver.url;
       const body = { ...(base.body as object), url, ...("events" in ((op.body?.schema as any)?.properties ?? {}) ? { events: [cfg.trigger.event] } : {}) };
-      const sub = await ctx.send(op, { ...base, body }, { phase: "stateful", probe: "webhook_signature_conformance" });
+      const sub = await ctx.send(op, { ...base, body }, { probe: "webhook_signature_conformance" });
       const secret = findSecret(sub.response.json);
       if (sub.response.status >= 300 || !secret) {
         return [{ title: "Subscription failed", message: `subscribing answered ${sub.response.status}${secret ? "" : " without a secret"}`, expected: "2xx with a secret", got: sub.response.text.slice(0, 200), request: sub.request, status: sub.response.status }];
       }
-      const fired = await ctx.send(trigger, cause, { phase: "stateful", probe: "webhook_signature_conformance" });
+      const fired = await ctx.send(trigger, cause, { probe: "webhook_signature_conformance" });
       if (fired.response.status >= 300) return null; // the event was not caused; nothing to judge
       const spec = webhookSpec(ctx, cfg.trigger.event);
       const delivery = await receiver.waitFor((d) => d.headers[spec.eventHeader] === cfg.trigger.event, cfg.waitMs ?? 5000);
@@ -89,7 +89,7 @@ export const webhookSignatureConformance: Check = {
       const logCase = log && ctx.sampleCase(log, 47);
       if (log && logCase && subId !== undefined) {
         const param = log.parameters.find((p) => p.in === "path")?.name ?? "id";
-        const ex = await ctx.send(log, { ...logCase, pathParams: { ...logCase.pathParams, [param]: subId } }, { phase: "stateful" });
+        const ex = await ctx.send(log, { ...logCase, pathParams: { ...logCase.pathParams, [param]: subId } }, );
         const records: any[] = Object.values((ex.response.json as any) ?? {}).find(Array.isArray) ?? [];
         if (!records.some((r) => r?.payload === delivery.body)) {
           findings.push({ title: "Delivery log lacks the signed body", message: `${log.id} holds no delivery whose payload equals the signed body`, expected: delivery.body.slice(0, 120), got: ex.response.text.slice(0, 200), request: ex.request, status: ex.response.status });

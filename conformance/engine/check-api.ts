@@ -11,7 +11,6 @@ export interface SendOptions {
   keyRole?: KeyRole;
   method?: string;
   probe?: string;
-  phase?: Phase;
   /** not shown to the response checks (shrinking replays judge one check themselves) */
   silent?: boolean;
   /** the suite deleting what it created (engine/cleanup.ts): not freshened, never cleaned up itself */

@@ -33,12 +33,12 @@ export class Cleanup {
     this.later.get(owner)!.push(p);
   }
 
-  async delete(ctx: CheckContext, p: Pending, phase: Exchange["phase"]): Promise<void> {
+  async delete(ctx: CheckContext, p: Pending): Promise<void> {
     for (const deleter of p.resource.deleters) {
       if (isSoftDelete(deleter.operation, ctx.config.operations[deleter.operation.id]?.softDelete)) continue;
       const c = linkedCase(ctx, deleter, p.env);
       if (!c) continue;
-      await ctx.send(deleter.operation, c, { phase, cleanup: true });
+      await ctx.send(deleter.operation, c, { cleanup: true });
       return;
     }
   }
@@ -46,6 +46,6 @@ export class Cleanup {
   async flush(ctx: CheckContext, owner: string): Promise<void> {
     const list = this.later.get(owner) ?? [];
     this.later.delete(owner);
-    while (list.length) await this.delete(ctx, list.pop()!, "stateful");
+    while (list.length) await this.delete(ctx, list.pop()!);
   }
 }

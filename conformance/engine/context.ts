@@ -10,12 +10,13 @@ import type { CheckContext, KeyProvider, SendOptions } from "./check-api.ts";
 import { scopedKeyMaker, valuesFor, type ResolvedConfig } from "./config.ts";
 import { applyAfter, applyBefore, type Hooks } from "./hooks.ts";
 import type { HttpClient } from "./http-client.ts";
+import { RunInterrupted } from "./interruption.ts";
 import { ServerUnreachable } from "./load-contract.ts";
 import type { Ledger } from "./ledger.ts";
 import { prepareRequest } from "./request.ts";
 import { buildResourceGraph } from "./resources.ts";
 import { schemaKey } from "./schema-normalize.ts";
-import type { Case, Contract, Exchange, JsonSchema, Operation } from "./types.ts";
+import type { Case, Contract, Exchange, JsonSchema, Operation, Phase, ResponseData } from "./types.ts";
 
 export interface ContextDeps {
   contract: Contract;
@@ -28,6 +29,10 @@ export interface ContextDeps {
   headers: Record<string, string>;
   /** called for every exchange so response checks see probe traffic too */
   observe(ex: Exchange): void;
+  /** the phase the runner is in: the label of every request */
+  phase(): Phase;
+  /** fires on Ctrl-C/SIGTERM: nothing more is sent */
+  signal?: AbortSignal;
 }
 
 export function createContext(deps: ContextDeps): CheckContext {
@@ -65,23 +70,29 @@ export function createContext(deps: ContextDeps): CheckContext {
       const auth = authFor(contract, op, { key, isDefault: opts.key === undefined, credentials: config.credentials });
       const request = prepareRequest(deps.baseUrl, op, c, { ...deps.headers, ...auth.headers }, auth);
       if (opts.method) request.method = opts.method;
-      let response;
+      if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
+      let response: ResponseData;
       try {
         response = await client.send(request);
       } catch (error) {
-        // A dropped connection on one input, while the server still answers others, is the server
-        // failing on that input, reported like a 5xx. A server that answers nothing at all is gone.
+        if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
+        // A dropped connection or a timeout on one input, while the server still answers others,
+        // is the server failing on that input: not_a_server_error reports it, once, as "no
+        // response"; no other check judges it (there is no status to judge, and none is made up).
+        // A server that answers nothing at all is gone.
         if (!(await answers(client, deps.baseUrl))) {
+          if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
           throw new ServerUnreachable(`the server at ${deps.baseUrl} stopped answering (${(error as Error).message}) after ${ledger.requests} requests; ${request.method} ${request.url} got no response`);
         }
-        response = { status: 599, headers: {}, text: String((error as Error).message), isJson: false };
+        response = { status: 0, headers: {}, text: "", isJson: false, noResponse: String((error as Error).message) };
       }
       const ex: Exchange = {
         operation: op,
         case: c,
         request,
         response,
-        phase: opts.phase ?? "stateful",
+        // The phase the runner is in, whoever sends: a check or the cleanup never names another.
+        phase: deps.phase(),
         keyRole: opts.keyRole ?? (opts.key === undefined ? "default" : opts.key === null ? "none" : "scoped"),
         probe: opts.probe,
       };
@@ -92,7 +103,7 @@ export function createContext(deps: ContextDeps): CheckContext {
         const created = cleanup.created(ctx, ex);
         const owner = opts.keep ?? (ex.phase === "stateful" ? "stateful" : undefined);
         if (created && owner) cleanup.defer(created, owner);
-        else if (created) await cleanup.delete(ctx, created, ex.phase);
+        else if (created) await cleanup.delete(ctx, created);
       }
       return ex;
     },

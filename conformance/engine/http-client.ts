@@ -10,13 +10,15 @@ export interface HttpClient {
   close(): void;
 }
 
-export function createHttpClient(opts: { timeoutMs?: number; throttle?: Throttle } = {}): HttpClient {
+export function createHttpClient(opts: { timeoutMs?: number; throttle?: Throttle; signal?: AbortSignal } = {}): HttpClient {
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const client: HttpClient = {
     async send(req) {
       await opts.throttle?.take();
+      // An interrupted run sends nothing more; requests in flight are aborted with the signal.
+      opts.signal?.throwIfAborted();
       return new Promise<ResponseData>((resolve, reject) => {
         const url = new URL(req.url);
         const lib = url.protocol === "https:" ? https : http;
@@ -24,7 +26,7 @@ export function createHttpClient(opts: { timeoutMs?: number; throttle?: Throttle
         if (req.body !== undefined) headers["content-length"] = String(Buffer.byteLength(req.body));
         const r = lib.request(
           url,
-          { method: req.method, headers, agent: url.protocol === "https:" ? httpsAgent : httpAgent, rejectUnauthorized: false },
+          { method: req.method, headers, agent: url.protocol === "https:" ? httpsAgent : httpAgent, rejectUnauthorized: false, signal: opts.signal },
           (res) => {
             const chunks: Buffer[] = [];
             res.on("data", (c: Buffer) => chunks.push(c));

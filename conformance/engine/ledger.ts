@@ -30,6 +30,8 @@ export class Ledger {
    */
   unvalidated = new Map<string, Map<string, string>>();
   requests = 0;
+  /** requests that got no response (a timeout, a reset): judged by not_a_server_error only */
+  unanswered = new WeakSet<object>();
   /** responses to the normal credentials, and how many of them were 401/403 */
   authenticated = { responses: 0, refused: 0 };
 
@@ -39,6 +41,7 @@ export class Ledger {
 
   exchange(ex: Exchange) {
     this.requests++;
+    if (ex.response.noResponse !== undefined) this.unanswered.add(ex.request);
     if (ex.keyRole === "default" && ex.response.status) {
       this.authenticated.responses++;
       if (ex.response.status === 401 || ex.response.status === 403) this.authenticated.refused++;
@@ -46,6 +49,8 @@ export class Ledger {
     const cov = this.coverage.get(ex.operation.id);
     if (!cov || ex.probe === "unsupported_method") return;
     cov.cases++;
+    // No response is not a status seen (not_a_server_error reports it).
+    if (ex.response.noResponse !== undefined) return;
     cov.statuses.set(ex.response.status, (cov.statuses.get(ex.response.status) ?? 0) + 1);
   }
 

@@ -32,12 +32,12 @@ export function mediaMatches(documented: string, actual: string): boolean {
 
 /** Exchanges that exercise a documented operation as documented (not an intentionally wrong method). */
 export function asDocumented(ex: Exchange): boolean {
-  return ex.probe !== "unsupported_method" && ex.response.status !== 599;
+  return ex.probe !== "unsupported_method" && ex.response.noResponse === undefined;
 }
 
 /** Generated data sent with the normal key: the only traffic the data-acceptance checks judge. */
 export function judgesData(ex: Exchange): boolean {
-  return ex.keyRole === "default" && !ex.probe && ex.response.status !== 429 && ex.response.status !== 599;
+  return ex.keyRole === "default" && !ex.probe && ex.response.status !== 429 && ex.response.noResponse === undefined;
 }
 
 export const short = (text: string, n = 300) => (text.length > n ? `${text.slice(0, n)}…` : text);

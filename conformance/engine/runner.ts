@@ -20,6 +20,7 @@ import { ContractError, loadContract } from "./load-contract.ts";
 import { negativeCaseArb } from "./mutations.ts";
 import { selectOperations, type Filters } from "./select.ts";
 import { createThrottle, runPool } from "./throttle.ts";
+import { reasonText, RunInterrupted } from "./interruption.ts";
 import type { Case, Contract, Exchange, Failure, Finding, Mode, Operation, Phase } from "./types.ts";
 
 export const ALL_PHASES: Phase[] = ["examples", "coverage", "fuzzing", "stateful"];
@@ -41,6 +42,15 @@ export interface RunOptions extends Filters {
   /** an operation that never reached a documented 2xx is a failure, not a warning */
   strictCoverage?: boolean;
   onProgress?(phase: Phase, done: number, total: number): void;
+  /** called once the contract is loaded and the run starts: progress reporters read the ledger */
+  onStart?(ledger: Ledger): void;
+  /**
+   * Ctrl-C/SIGTERM: once it fires nothing more is sent (requests in flight are aborted) and
+   * `run` returns what ran so far with `interrupted` set, instead of throwing.
+   */
+  signal?: AbortSignal;
+  /** per request; default 10 s */
+  requestTimeoutMs?: number;
 }
 
 export interface RunResult {
@@ -50,6 +60,10 @@ export interface RunResult {
   durationMs: number;
   checks: string[];
   operations: Operation[];
+  /** the phases that ran, completely or (when interrupted) in part */
+  phases: Phase[];
+  /** why the run stopped early ("SIGINT", "SIGTERM"); the ledger holds what ran before */
+  interrupted?: string;
 }
 
 export function selectChecks(names: string[] | undefined, exclude: string[] | undefined): Check[] {
@@ -77,10 +91,16 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const maxExamples = opts.maxExamples ?? 100;
   const ledger = new Ledger(operations);
   for (const o of unwritable) ledger.notice(`${o.id}: skipped, the suite cannot produce a ${o.body!.mediaType} request body`);
-  const client = createHttpClient({ throttle: opts.rateLimit ? createThrottle(opts.rateLimit) : undefined });
+  const client = createHttpClient({ throttle: opts.rateLimit ? createThrottle(opts.rateLimit) : undefined, signal: opts.signal, timeoutMs: opts.requestTimeoutMs });
   const hooks = await loadHooks(config.hooks, config.dir);
   const responseChecks = checks.filter((c) => c.response);
-  const stop = () => opts.maxFailures !== undefined && ledger.failures.length >= opts.maxFailures;
+  const stop = () => Boolean(opts.signal?.aborted) || (opts.maxFailures !== undefined && ledger.failures.length >= opts.maxFailures);
+  opts.onStart?.(ledger);
+  // Requests are labelled with the phase they were sent in, also those a check or the cleanup
+  // sends without naming one: a failure never names a phase that did not run.
+  let currentPhase: Phase = phases[0] ?? "examples";
+  const phasesRun: Phase[] = [];
+  let interrupted: string | undefined;
 
   // judge closes over ctx, and createContext needs judge: ctx is assigned once, below.
   // eslint-disable-next-line prefer-const
@@ -89,6 +109,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     const out = new Map<string, Finding[]>();
     for (const check of responseChecks) {
       if (only && check.name !== only) continue;
+      // No response, no status: only not_a_server_error has something to say (it says it once).
+      if (ex.response.noResponse !== undefined && check.name !== "not_a_server_error") continue;
       const findings = check.response!(ctx, ex);
       if (findings === null) continue;
       if (isUnvalidated(findings)) {
@@ -103,6 +125,9 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const report = (check: string, ex: Exchange, findings: Finding[]) => {
     const c = checks.find((x) => x.name === check)!;
     const f = findings[0];
+    // A probe's verdict on a request that got no response would be a made-up status: the request
+    // is already reported by not_a_server_error.
+    if (check !== "not_a_server_error" && ledger.unanswered.has(f.request ?? ex.request)) return;
     const record = c.strictOnly && !opts.strictCoverage ? (w: Failure) => void ledger.warnings.push(w) : (w: Failure) => ledger.failure(w);
     record({
       check,
@@ -123,6 +148,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     observe(ex) {
       for (const [check, findings] of judge(ex)) report(check, ex, findings);
     },
+    phase: () => currentPhase,
+    signal: opts.signal,
   });
 
   const runProbes = async (phase: Phase, op: Operation) => {
@@ -138,14 +165,17 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       for (const f of findings) report(check.name, fakeExchange(op, phase), [f]);
     }
   };
-  const sendAll = async (op: Operation, cases: Case[], phase: Phase) => {
-    for (const c of cases) if (!stop()) await ctx.send(op, c, { phase });
+  const sendAll = async (op: Operation, cases: Case[]) => {
+    for (const c of cases) if (!stop()) await ctx.send(op, c);
   };
   const workers = opts.workers ?? 2;
 
-  await hooks.beforeAll?.();
-  try {
+  // The phases in order; Ctrl-C/SIGTERM ends them with RunInterrupted (from `send`).
+  const runPhases = async () => {
     for (const phase of phases) {
+      if (opts.signal?.aborted) throw new RunInterrupted(opts.signal.reason);
+      currentPhase = phase;
+      phasesRun.push(phase);
       let done = 0;
       opts.onProgress?.(phase, 0, operations.length);
       await runPool(operations, workers, async (op) => {
@@ -166,15 +196,15 @@ export async function run(opts: RunOptions): Promise<RunResult> {
             ledger.notice(generationNotice(op.id, what, error));
           }
         };
-        if (phase === "examples") await generating("examples", () => sendAll(op, exampleCases(ctx, op, overrides), phase));
+        if (phase === "examples") await generating("examples", () => sendAll(op, exampleCases(ctx, op, overrides)));
         if (phase === "coverage") {
-          await generating("coverage cases", () => sendAll(op, coverageCases(op, mode, seed, { overrides }), phase));
+          await generating("coverage cases", () => sendAll(op, coverageCases(op, mode, seed, { overrides })));
           await runProbes(phase, op);
         }
         if (phase === "fuzzing") {
           const positiveBudget = mode === "all" ? Math.ceil(maxExamples / 2) : maxExamples;
           const deps = {
-            send: (c: Case, silent: boolean) => ctx.send(op, c, { phase, silent }),
+            send: (c: Case, silent: boolean) => ctx.send(op, c, { silent }),
             judge: (ex: Exchange) => judge(ex),
             judgeOne: (check: string, ex: Exchange) => judge(ex, check).get(check) ?? [],
             report,
@@ -189,18 +219,34 @@ export async function run(opts: RunOptions): Promise<RunResult> {
           }
         }
         if (phase === "stateful") await runProbes(phase, op);
+        // fast-check reports a property that threw as failed, so fuzzing swallows an interruption.
+        if (opts.signal?.aborted) throw new RunInterrupted(opts.signal.reason);
         await ctx.flushCleanup(keep);
         opts.onProgress?.(phase, ++done, operations.length);
       });
       if (phase === "stateful") await ctx.flushCleanup();
     }
-    for (const op of operations) {
+    // Lanes skip what is left once the signal fires; the run still ended early.
+    if (opts.signal?.aborted) throw new RunInterrupted(opts.signal.reason);
+  };
+
+  await hooks.beforeAll?.();
+  try {
+    try {
+      await runPhases();
+    } catch (error) {
+      if (!(error instanceof RunInterrupted)) throw error;
+      interrupted = reasonText(opts.signal?.reason);
+      ledger.notice(`interrupted (${interrupted}) during the ${currentPhase} phase after ${ledger.requests} requests: this report covers what ran until then; checks judged at the end of a run (success coverage) did not run, and resources the run created may not have been deleted`);
+    }
+    // Checks judged on the whole run would judge a run cut short: not when interrupted.
+    for (const op of interrupted ? [] : operations) {
       for (const check of checks) {
         const cov = ledger.coverage.get(op.id);
         const findings = check.final && cov ? check.final(ctx, op, cov) : null;
         if (findings === null) continue;
         if (!findings.length) ledger.outcome(op.id, check.name, true);
-        for (const f of findings) report(check.name, fakeExchange(op, phases[phases.length - 1] ?? "stateful"), [f]);
+        for (const f of findings) report(check.name, fakeExchange(op, phasesRun[phasesRun.length - 1] ?? "stateful"), [f]);
       }
     }
     const authNotice = ledger.authNotice();
@@ -214,7 +260,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     await hooks.afterAll?.();
     client.close();
   }
-  return { contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations };
+  return { contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations, phases: phasesRun, interrupted };
 }
 
 /** Cases built from the contract's examples, missing parts filled from a seeded sample. */

@@ -50,7 +50,7 @@ export async function createResource(ctx: CheckContext, res: Resource, opts: Sen
   for (let salt = 0; salt < 3; salt++) {
     const c = await caseWithParents(ctx, res.creator, 1000 + salt, depth);
     if (!c) continue;
-    const exchange = await ctx.send(res.creator, c, { phase: "stateful", ...opts });
+    const exchange = await ctx.send(res.creator, c, { ...opts });
     if (!ok(exchange)) continue;
     return {
       exchange,

@@ -27,11 +27,22 @@ export function createThrottle(spec: string): Throttle {
 
 export async function runPool<T>(items: T[], workers: number, fn: (item: T) => Promise<void>): Promise<void> {
   let index = 0;
+  let failed = false;
   const lanes = Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, async () => {
-    while (index < items.length) {
+    while (index < items.length && !failed) {
       const item = items[index++];
-      await fn(item);
+      try {
+        await fn(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   });
-  await Promise.all(lanes);
+  // Every lane ends before the pool does (an interrupted run must not leave a lane writing into
+  // the ledger while the report is printed; after an error no lane takes a new item); then the
+  // first error is thrown.
+  const settled = await Promise.allSettled(lanes);
+  const rejected = settled.find((s) => s.status === "rejected");
+  if (rejected) throw rejected.reason;
 }

@@ -104,7 +104,10 @@ export interface PreparedRequest {
 }
 
 export interface ResponseData {
+  /** 0 when no response came (see noResponse) */
   status: number;
+  /** why no response came: a timeout, a reset, a refused connection. Only not_a_server_error judges it. */
+  noResponse?: string;
   headers: Record<string, string>;
   text: string;
   json?: unknown;

@@ -39,6 +39,12 @@ export function renderWarnings(result: RunResult): string {
   ].join("\n");
 }
 
+/** Above the summary when the run was stopped early: what the numbers cover. */
+export function interruptionLine(result: RunResult): string {
+  if (!result.interrupted) return "";
+  return `INTERRUPTED by ${result.interrupted} after ${result.ledger.requests} requests in ${(result.durationMs / 1000).toFixed(1)} s (phases ${result.phases.join(", ") || "none"}): the results below cover what ran until then`;
+}
+
 export function summaryLine(result: RunResult): string {
   const { passed, failed, unvalidated } = result.ledger.totals();
   // "unvalidated": pairs whose check could not judge because a schema cannot be compiled; never

@@ -35,7 +35,7 @@ pre{background:#272822;color:#f8f8f2;padding:.6rem;overflow-x:auto;white-space:p
 table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-bottom:1px solid #eee;vertical-align:top}
 tr.bad td{background:#fdecea}tr.idle td{color:#999}
 </style></head><body>
-<div class="verdict"><b>${ok ? "PASS" : "FAIL"}</b> — ${r.summary.passed} passed, ${r.summary.failed} failed${r.summary.unvalidated ? `, ${r.summary.unvalidated} unvalidated (a schema could not be compiled; see the JSON report)` : ""}
+<div class="verdict"><b>${r.interrupted ? `INTERRUPTED (${esc(r.interrupted)}), partial: ` : ""}${ok ? "PASS" : "FAIL"}</b> — ${r.summary.passed} passed, ${r.summary.failed} failed${r.summary.unvalidated ? `, ${r.summary.unvalidated} unvalidated (a schema could not be compiled; see the JSON report)` : ""}
 <div class="meta">${esc(r.spec)} against ${esc(r.baseUrl)} · seed ${r.seed} · ${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s · checks: ${esc(r.checks.join(", "))}</div></div>
 <h2>Failures</h2>${failures || "<p>None.</p>"}
 <h2>Coverage</h2><table><tr><th>method</th><th>path</th><th>operation</th><th>cases</th><th>statuses seen</th><th>documented, not seen</th></tr>${coverage}</table>

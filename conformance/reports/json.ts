@@ -11,6 +11,10 @@ export function jsonReport(result: RunResult, meta: { spec: string; baseUrl: str
     seed: result.seed,
     durationMs: result.durationMs,
     requests: result.ledger.requests,
+    /** the phases that ran (the last one in part when interrupted) */
+    phases: result.phases,
+    /** "SIGINT"/"SIGTERM" when the run was stopped early: the report covers what ran until then */
+    interrupted: result.interrupted ?? null,
     checks: result.checks,
     summary: { passed, failed, unvalidated },
     failures: result.ledger.failures,

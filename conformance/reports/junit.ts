@@ -30,5 +30,5 @@ export function junitReport(result: RunResult): string {
     });
     suites.push(`  <testsuite name="${esc(op)}" tests="${checks.size}" failures="${fails}" skipped="${skips}">\n${cases.join("\n")}\n  </testsuite>`);
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="platform-conformance" tests="${passed + failed + unvalidated}" failures="${failed}" skipped="${unvalidated}" time="${(result.durationMs / 1000).toFixed(3)}">\n${suites.join("\n")}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="platform-conformance${result.interrupted ? ` (interrupted by ${esc(result.interrupted)}, partial)` : ""}" tests="${passed + failed + unvalidated}" failures="${failed}" skipped="${unvalidated}" time="${(result.durationMs / 1000).toFixed(3)}">\n${suites.join("\n")}\n</testsuites>\n`;
 }
