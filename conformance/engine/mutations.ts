@@ -31,6 +31,12 @@ export function invalidCandidates(schema: JsonSchema, asParam: boolean): Candida
     const { min, max } = integerBounds(s);
     if (typeof s.minimum === "number" || typeof s.exclusiveMinimum === "number") out.push({ description: `below minimum ${min}`, value: type.includes("integer") ? min - 1 : (s.minimum ?? s.exclusiveMinimum) - 1 });
     if (typeof s.maximum === "number" || typeof s.exclusiveMaximum === "number") out.push({ description: `above maximum ${max}`, value: type.includes("integer") ? max + 1 : (s.maximum ?? s.exclusiveMaximum) + 1 });
+    // One past each end of a sized format, and numbers no store holds: what a server that treats
+    // the format as an annotation hands to its database (SQLite: "datatype mismatch", a 500).
+    // Which of them break the schema is decided by re-validation.
+    if (s.format === "int32") out.push({ description: "above the int32 maximum", value: 2 ** 31 }, { description: "below the int32 minimum", value: -(2 ** 31) - 1 });
+    if (s.format === "int64") out.push({ description: "above the int64 maximum", value: 2 ** 64 }, { description: "below the int64 minimum", value: -(2 ** 64) });
+    out.push({ description: "a very large number", value: 1e20 }, { description: "a very large negative number", value: -1e20 });
   }
   if (type.includes("boolean")) out.push({ description: "not a boolean", value: "maybe" });
   if (type.includes("string")) {

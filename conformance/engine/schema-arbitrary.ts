@@ -108,9 +108,26 @@ function anyJson(depth: number): fc.Arbitrary<unknown> {
   return depth > 2 ? fc.oneof(fc.string(), fc.integer(), fc.boolean()) : fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
 }
 
+/**
+ * The range a sized integer format allows, as far as values are drawn from it: int32 exactly;
+ * int64 up to what a double holds exactly (the values beyond are sent as edge cases, coverage.ts).
+ */
+export function formatRange(s: any): { min: number; max: number } | undefined {
+  if (s?.format === "int32") return { min: -(2 ** 31), max: 2 ** 31 - 1 };
+  if (s?.format === "int64") return { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+  return undefined;
+}
+
 export function integerBounds(s: any): { min: number; max: number } {
-  let min = typeof s.minimum === "number" ? Math.ceil(s.minimum) : -1_000_000;
-  let max = typeof s.maximum === "number" ? Math.floor(s.maximum) : 1_000_000;
+  // A sized format is a range: without minimum/maximum, values come from the whole of it
+  // (fast-check favours its ends), not from [-1e6, 1e6], so the format's edges are drawn too.
+  const range = s.type === "integer" || (Array.isArray(s.type) && s.type.includes("integer")) ? formatRange(s) : undefined;
+  let min = typeof s.minimum === "number" ? Math.ceil(s.minimum) : (range?.min ?? -1_000_000);
+  let max = typeof s.maximum === "number" ? Math.floor(s.maximum) : (range?.max ?? 1_000_000);
+  if (range) {
+    min = Math.max(min, range.min);
+    max = Math.min(max, range.max);
+  }
   if (typeof s.exclusiveMinimum === "number") min = Math.max(min, Math.floor(s.exclusiveMinimum) + 1);
   if (typeof s.exclusiveMaximum === "number") max = Math.min(max, Math.ceil(s.exclusiveMaximum) - 1);
   // Bounds like ±9223372036854776000 (int64 in OpenAI's contract) are not integers JavaScript can

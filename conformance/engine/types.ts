@@ -89,8 +89,12 @@ export interface Case {
   headers: Record<string, unknown>;
   body?: unknown;
   hasBody: boolean;
-  mode: "positive" | "negative";
-  /** what makes a negative case invalid, shown in failures */
+  /**
+   * "edge": allowed by the contract but not representable everywhere (an int64 beyond 2^53);
+   * judged by the response checks, never by the data-acceptance checks
+   */
+  mode: "positive" | "negative" | "edge";
+  /** what makes a negative case invalid (or an edge case special), shown in failures */
   mutation?: string;
   /** header names the case must not carry (a removed required header survives default headers) */
   omitHeaders?: string[];

@@ -54,7 +54,9 @@ function makeAjv(coerce: boolean) {
   addFormats(ajv);
   // The formats OpenAPI itself defines (3.0 section 4.7.9; 3.1 keeps them).
   ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= -INT32 && n < INT32 });
-  ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
+  // 2^63 - 1 parses to 2^63 as a double: a response holding the int64 maximum must still pass, so
+  // the bound is inclusive of what the maximum rounds to; 2^64 and beyond are out.
+  ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 63) && n <= 2 ** 63 });
   ajv.addFormat("float", { type: "number", validate: (n: number) => Number.isFinite(n) });
   ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
   ajv.addFormat("byte", /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
