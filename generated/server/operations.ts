@@ -844,9 +844,9 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "url": {
           "type": "string",
           "maxLength": 2048,
-          "pattern": "^https?://",
+          "pattern": "^https://[^/?#@\\s]+(?:[/?#]\\S*)?$",
           "format": "uri",
-          "description": "An https URL that receives the POSTs."
+          "description": "An https URL that receives the POSTs: no credentials in it, and a host on the public\ninternet (checked again at every delivery)."
         },
         "events": {
           "type": "array",
@@ -1328,8 +1328,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "csr": {
           "type": "string",
           "maxLength": 16384,
-          "pattern": "^-----BEGIN CERTIFICATE REQUEST-----",
-          "description": "Own CSR (PEM); the private key then stays with the caller."
+          "pattern": "^-----BEGIN CERTIFICATE REQUEST-----\\r?\\n[A-Za-z0-9+/=\\r\\n]+-----END CERTIFICATE REQUEST-----\\s*$",
+          "description": "Own CSR: one PEM certificate request; the private key then stays with the caller."
         },
         "autoRenew": {
           "type": "boolean",

@@ -1321,7 +1321,8 @@ export interface components {
             events?: components["schemas"]["EventType"][];
             /**
              * Format: uri
-             * @description An https URL that receives the POSTs.
+             * @description An https URL that receives the POSTs: no credentials in it, and a host on the public
+             *     internet (checked again at every delivery).
              */
             url: string;
         };
@@ -1533,7 +1534,7 @@ export interface components {
              * @default true
              */
             autoRenew: boolean;
-            /** @description Own CSR (PEM); the private key then stays with the caller. */
+            /** @description Own CSR: one PEM certificate request; the private key then stays with the caller. */
             csr?: string;
             /** @description Names to cover; the first is the subject. Each must be in a zone managed for the project. */
             domains: components["schemas"]["CertificateDomain"][];
