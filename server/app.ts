@@ -23,6 +23,7 @@ import type { Services } from "./services.ts";
 import { registerWebmailPages } from "./webmail/pages.ts";
 import { webmailHandlers } from "./webmail/handlers.ts";
 import { webhookHandlers } from "./webhooks/handlers.ts";
+import { withHttpWebhookUrls } from "./webhooks/webhook-url.ts";
 
 export interface AppOptions {
   openapi: object;
@@ -65,7 +66,11 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...messengerHandlers(s.messenger),
       ...dlpHandlers({ dlp: s.dlpLog }),
     },
-    { authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }) },
+    {
+      authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }),
+      // Development only: http:// webhook receivers, which the contract (production) refuses.
+      requestSchemas: s.config.allowHttpLoopbackWebhooks ? withHttpWebhookUrls : undefined,
+    },
   );
   await registerDocs(app, options.openapi, options.docs);
   await registerMessengerHooks(app, s.messenger);

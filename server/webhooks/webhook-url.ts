@@ -4,6 +4,16 @@
 // every delivery against what they resolve to (server/adapters/outbound-http.ts).
 import { checkAddress, isIpLiteral } from "../adapters/address-policy.ts";
 
+/**
+ * The contract's url pattern is https only (what production accepts); the development flag also
+ * accepts http://, so with it the request schema says so too (docs/decisions.md CR2).
+ */
+export function withHttpWebhookUrls(components: { $id: string; $defs: Record<string, unknown> }): { $id: string; $defs: Record<string, unknown> } {
+  const url = (components.$defs.CreateWebhookRequest as { properties?: { url?: { pattern?: string } } } | undefined)?.properties?.url;
+  if (url?.pattern?.startsWith("^https://")) url.pattern = `^https?://${url.pattern.slice("^https://".length)}`;
+  return components;
+}
+
 export function webhookUrlProblem(raw: string, devMode: boolean): string | undefined {
   let url: URL;
   try {
