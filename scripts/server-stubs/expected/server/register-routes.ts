@@ -21,6 +21,12 @@ export interface AuthorizeInput {
 export interface RegisterRoutesOptions<Auth> {
   /** Runs before the body is read; throws ApiError (401, 403, 429) or returns what handlers get as `auth`. */
   authorize: (input: AuthorizeInput) => Promise<Auth> | Auth;
+  /**
+   * Changes this instance's request validation schemas (it gets a copy of the contract's
+   * components): a deployment option that accepts more than the contract says, such as http://
+   * webhook receivers on loopback for testing on one machine. Production leaves it unset.
+   */
+  requestSchemas?: (components: { $id: string; $defs: Record<string, unknown> }) => { $id: string; $defs: Record<string, unknown> };
 }
 
 const authKey = Symbol("platform.auth");
@@ -33,7 +39,7 @@ export async function registerRoutes<Auth>(
   handlers: Partial<Handlers<Auth>>,
   options: RegisterRoutesOptions<Auth>,
 ): Promise<void> {
-  app.setValidatorCompiler(createValidatorCompiler(components));
+  app.setValidatorCompiler(createValidatorCompiler(options.requestSchemas ? options.requestSchemas(structuredClone(components)) : components));
   app.setSerializerCompiler(createSerializerCompiler(components));
   app.setErrorHandler(handleError);
   // Every route registered on `app` from here on (also the server's own pages) is a known path.

@@ -11,7 +11,23 @@ import type { ErrorDetail } from "./errors.ts";
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 // OpenAPI format names that are annotations only; declaring them keeps ajv from rejecting schemas.
-const annotationFormats = ["int32", "int64", "float", "double", "byte", "binary", "password"];
+const annotationFormats = ["float", "double", "byte", "binary", "password"];
+
+// int32 and int64 are ranges, not annotations (docs/decisions.md E3): an offset of 2147483648 is
+// refused, not handed to the store. JavaScript numbers hold integers exactly only up to 2^53 - 1;
+// a larger int64 arrives rounded (9223372036854775807 becomes 9223372036854775808), so it is
+// refused as not representable instead of being silently changed.
+const INT32 = { min: -2147483648, max: 2147483647 };
+const integerFormats: Record<string, { validate: (n: number) => boolean; message: string }> = {
+  int32: {
+    validate: (n) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max,
+    message: `must be an integer from ${INT32.min} to ${INT32.max} (int32)`,
+  },
+  int64: {
+    validate: (n) => Number.isSafeInteger(n),
+    message: `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (int64 values beyond these cannot be represented exactly)`,
+  },
+};
 
 function makeAjv(coerce: boolean, components: object): Ajv2020 {
   const ajv = new Ajv2020({
@@ -26,6 +42,7 @@ function makeAjv(coerce: boolean, components: object): Ajv2020 {
   });
   addFormats(ajv);
   for (const name of annotationFormats) ajv.addFormat(name, true);
+  for (const [name, f] of Object.entries(integerFormats)) ajv.addFormat(name, { type: "number", validate: f.validate });
   ajv.addSchema(components);
   return ajv;
 }
@@ -73,6 +90,8 @@ export function toDetails(errors: FastifySchemaValidationError[], context: strin
 
 // A pattern means little to a reader; the schema's description says what the value should be.
 function messageOf(raw: ErrorObject): string {
+  const integer = raw.keyword === "format" ? integerFormats[String((raw.params as { format?: string }).format)] : undefined;
+  if (integer) return integer.message;
   const description = (raw.parentSchema as { description?: unknown } | undefined)?.description;
   if ((raw.keyword === "pattern" || raw.keyword === "format") && typeof description === "string") {
     return `is not valid: ${description.replace(/\s+/g, " ").trim()}`;
