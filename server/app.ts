@@ -14,7 +14,7 @@ import type { loggerOptions } from "./http/log-redaction.ts";
 import { groupHandlers } from "./groups/handlers.ts";
 import { mailboxReadingHandlers } from "./mailbox-reading/handlers.ts";
 import { mailboxHandlers } from "./mailboxes/handlers.ts";
-import { mailDomainHandlers } from "./maildomains/handlers.ts";
+import { mailDomainDeps, mailDomainHandlers } from "./maildomains/handlers.ts";
 import { wireMailEngagement } from "./mail-sending/engagement/wire.ts";
 import { messengerHandlers } from "./messenger/handlers.ts";
 import { registerMessengerHooks } from "./messenger/hook-routes.ts";
@@ -55,7 +55,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...mailboxHandlers(mailboxDeps),
       ...groupHandlers(mailboxDeps),
       ...mailboxReadingHandlers({ mailboxes: s.mailboxes, messages: s.mailboxMessages }),
-      ...mailDomainHandlers({ mailDomains: s.mailDomains, zones: s.zones, resolver: s.resolver, mailHost: s.config.mailHost, limits }),
+      ...mailDomainHandlers({ ...mailDomainDeps(s), limits }),
       ...dnsRecordHandlers({ zones: s.zones, limits }),
       ...webmailHandlers({ mailboxes: s.mailboxes, webmail: s.webmail, publicUrl: options.publicUrl, clock: s.clock }),
       ...mailSendingHandlers({

@@ -16,6 +16,7 @@ import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
 import type { Clock } from "./jobs/clock.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { startSmtpListener, type SmtpListener } from "./inbound/smtp-listener.ts";
+import { scheduleMissingChecks } from "./maildomains/verification-jobs.ts";
 import { listening, StartupError } from "./startup-errors.ts";
 import { loadServerKey } from "./secrets/server-key.ts";
 import { createServices, storeContext, type Services, type StoreServices } from "./services.ts";
@@ -75,6 +76,8 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
   }
   const services = createServices({ ...context, serverKey, dnsPort: dns?.udpPort ?? config.dns.port }, store);
   await prepareCertificates({ ...services, certs: services.certificates });
+  // Every open mail-domain claim has its periodic ownership check on the queue (decision O4).
+  await scheduleMissingChecks({ ...services, now: () => services.clock.now() });
   let url = "";
   const app = await buildApp(services, {
     openapi,

@@ -23,6 +23,7 @@ import type { MailboxRepository } from "./mailboxes/mailbox-repository.ts";
 import type { BotRepository } from "./messenger/bot-repository.ts";
 import { createMessenger, messengerJobHandlers, type MessengerContext } from "./messenger/messenger-context.ts";
 import type { MailDomainRepository } from "./maildomains/maildomain-repository.ts";
+import { verificationJobHandlers } from "./maildomains/verification-jobs.ts";
 import type { ProjectRepository } from "./projects/project-repository.ts";
 import { SecretBox } from "./secrets/secret-box.ts";
 import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository } from "./mail-sending/message-repository.ts";
@@ -154,5 +155,8 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowLoopback: config.relay.allowLoopback, smarthost: config.relay.smarthost },
   }));
   Object.assign(services.jobHandlers, certificateJobs({ ...services, certs: services.certificates }));
+  Object.assign(services.jobHandlers, verificationJobHandlers({
+    mailDomains: services.mailDomains, zones: services.zones, resolver: services.resolver, backend: services.backend, now: () => clock.now(),
+  }));
   return services;
 }

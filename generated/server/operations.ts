@@ -1705,7 +1705,11 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         },
         "ready": {
           "type": "boolean",
-          "description": "True when every record is found published (checked through DNS)."
+          "description": "The verification state: true while the project owns the domain (`verification.status` is\n`verified`). Only then does it send, receive and get mailboxes and groups."
+        },
+        "verification": {
+          "$ref": "components.json#/$defs/MailDomainVerification",
+          "description": "Always present in answers of this server; optional for servers built on the first release."
         },
         "autoDns": {
           "type": "object",
@@ -1767,6 +1771,44 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         }
       },
       "description": "A DNS record the mail system needs published, with its check result."
+    },
+    "MailDomainVerification": {
+      "type": "object",
+      "required": [
+        "status"
+      ],
+      "properties": {
+        "status": {
+          "type": "string",
+          "enum": [
+            "pending",
+            "verified",
+            "lost",
+            "ended"
+          ]
+        },
+        "method": {
+          "type": "string",
+          "enum": [
+            "dns",
+            "hosting"
+          ],
+          "description": "How a verified domain proved control."
+        },
+        "reason": {
+          "type": "string",
+          "description": "What the last check found, when the domain is not verified."
+        },
+        "verifiedAt": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "checkedAt": {
+          "type": "string",
+          "format": "date-time"
+        }
+      },
+      "description": "Where the project's claim of a domain stands. `pending`: not proven yet; `verified`: the\nproject owns the domain (its verification TXT was found through DNS, or the domain's zone is\nhosted here and bound to the project); `lost`: it was verified and its proof is gone; `ended`:\nanother project proved control first, or the domain lies in a zone another project hosts here.\nOnly a verified domain sends, receives and gets mailboxes and groups. Re-checked every hour,\nand at every connect and read."
     },
     "MailOpenedData": {
       "type": "object",
@@ -4582,6 +4624,19 @@ export const operations: readonly OperationSpec[] = [
                   },
                   "name": {
                     "$ref": "components.json#/$defs/DomainName"
+                  },
+                  "ready": {
+                    "type": "boolean",
+                    "description": "The verification state (see `MailDomain.ready`)."
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "pending",
+                      "verified",
+                      "lost",
+                      "ended"
+                    ]
                   }
                 },
                 "required": [
@@ -4690,7 +4745,12 @@ export const operations: readonly OperationSpec[] = [
               }
             },
             "ready": {
-              "type": "boolean"
+              "type": "boolean",
+              "description": "The verification state (see `MailDomain.ready`)."
+            },
+            "verification": {
+              "$ref": "components.json#/$defs/MailDomainVerification",
+              "description": "Always present in answers of this server; optional for servers built on the first release."
             }
           },
           "required": [

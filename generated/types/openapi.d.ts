@@ -586,7 +586,9 @@ export interface paths {
          * Connect a mail domain
          * @description Connects a domain: generates its DKIM key and the records to publish (MX, SPF, DKIM, DMARC,
          *     verification TXT), and publishes them itself when the domain's zone is hosted here and bound
-         *     to the project. A domain connected by another project is 409 `conflict`.
+         *     to the project, which also verifies it at once. Connecting the same domain again publishes what
+         *     can be published now, checks ownership now and answers the current state. Another project's
+         *     unverified claim never blocks; a domain in a zone another project hosts here is 409 `conflict`.
          *
          *     Requires scope `mail:domains`.
          */
@@ -606,7 +608,7 @@ export interface paths {
         };
         /**
          * Get a mail domain
-         * @description A mail domain by name, with its records checked through DNS now.
+         * @description A mail domain by name, with its records and its ownership checked through DNS now.
          *
          *     Requires scope `mail:domains`.
          */
@@ -1773,9 +1775,14 @@ export interface components {
             };
             id: components["schemas"]["ResourceId"];
             name: components["schemas"]["DomainName"];
-            /** @description True when every record is found published (checked through DNS). */
+            /**
+             * @description The verification state: true while the project owns the domain (`verification.status` is
+             *     `verified`). Only then does it send, receive and get mailboxes and groups.
+             */
             ready: boolean;
             records: components["schemas"]["MailDomainRecord"][];
+            /** @description Always present in answers of this server; optional for servers built on the first release. */
+            verification?: components["schemas"]["MailDomainVerification"];
         };
         /** @description A DNS record the mail system needs published, with its check result. */
         MailDomainRecord: {
@@ -1794,6 +1801,29 @@ export interface components {
             /** Format: int32 */
             ttl?: number;
             type: components["schemas"]["DnsRecordType"];
+        };
+        /**
+         * @description Where the project's claim of a domain stands. `pending`: not proven yet; `verified`: the
+         *     project owns the domain (its verification TXT was found through DNS, or the domain's zone is
+         *     hosted here and bound to the project); `lost`: it was verified and its proof is gone; `ended`:
+         *     another project proved control first, or the domain lies in a zone another project hosts here.
+         *     Only a verified domain sends, receives and gets mailboxes and groups. Re-checked every hour,
+         *     and at every connect and read.
+         */
+        MailDomainVerification: {
+            /** Format: date-time */
+            checkedAt?: string;
+            /**
+             * @description How a verified domain proved control.
+             * @enum {string}
+             */
+            method?: "dns" | "hosting";
+            /** @description What the last check found, when the domain is not verified. */
+            reason?: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "lost" | "ended";
+            /** Format: date-time */
+            verifiedAt?: string;
         };
         MailOpenedData: {
             campaign?: string;
@@ -5557,6 +5587,10 @@ export interface operations {
                         domains: {
                             id: components["schemas"]["ResourceId"];
                             name: components["schemas"]["DomainName"];
+                            /** @description The verification state (see `MailDomain.ready`). */
+                            ready?: boolean;
+                            /** @enum {string} */
+                            status?: "pending" | "verified" | "lost" | "ended";
                         }[];
                     };
                 };
@@ -5773,8 +5807,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         name: components["schemas"]["DomainName"];
+                        /** @description The verification state (see `MailDomain.ready`). */
                         ready: boolean;
                         records: components["schemas"]["MailDomainRecord"][];
+                        /** @description Always present in answers of this server; optional for servers built on the first release. */
+                        verification?: components["schemas"]["MailDomainVerification"];
                     };
                 };
             };

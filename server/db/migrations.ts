@@ -9,7 +9,7 @@ import { dlpMigrations } from "../dlp/migrations.ts";
 import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
 import { eventMigrations } from "../events/migrations.ts";
 import { jobMigrations } from "../jobs/migrations.ts";
-import { sealDkimPrivateKeys } from "../maildomains/migrations.ts";
+import { mailDomainOwnership, sealDkimPrivateKeys } from "../maildomains/migrations.ts";
 import { mailboxAddressListIndex, mailboxMessageFilterIndex, mailboxMessageMigrations, mailboxMessageQuarantine } from "../mailbox-reading/migrations.ts";
 import { mailSendingMigrations } from "../mail-sending/migrations.ts";
 import { messengerMigrations } from "../messenger/migrations.ts";
@@ -140,6 +140,7 @@ export const migrations: Migration[] = [
   },
   { version: 5, name: "job queue", sql: jobMigrations },
   sealDkimPrivateKeys,
+  mailDomainOwnership,
   { version: 10, name: "event outbox", sql: eventMigrations },
   { version: 11, name: "webhook delivery schedule", sql: webhookDeliveryMigrations },
   { version: 30, name: "dlp policy types and log", sql: dlpMigrations },

@@ -1,8 +1,8 @@
 // The first start of the embedded default creates something to try at once: a demo project with
 // the zone example.test hosted here, example.test connected as a mail domain (records published into
-// the zone), and a key with every scope, printed once.
+// the zone, verified by hosting), and a key with every scope, printed once.
 import { issueKey, type IssueKeyInput } from "../auth/issue-key.ts";
-import { connectMailDomain } from "../maildomains/handlers.ts";
+import { connectMailDomain, mailDomainDeps } from "../maildomains/handlers.ts";
 import type { Services } from "../services.ts";
 
 // example.test is the domain of every example in the contract, so the examples run as they are.
@@ -34,7 +34,8 @@ export async function provisionProject(
 ): Promise<{ projectId: string; key: string }> {
   const project = await s.projects.create(projectName);
   await s.zones.createZone({ name: zone, projectId: project.id });
-  await connectMailDomain({ mailDomains: s.mailDomains, zones: s.zones, mailHost: s.config.mailHost }, project.id, zone);
+  // The zone is the project's, so the domain is verified by hosting at once (decision O3).
+  await connectMailDomain(mailDomainDeps(s), project.id, zone);
   const issued = await issueKey(s.keys, { ...key, projectId: project.id });
   return { projectId: project.id, key: issued.key };
 }

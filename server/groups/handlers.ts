@@ -3,6 +3,7 @@ import type { GroupsHandlers } from "../../generated/server/handlers.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { conflict, invalid, notFound, withinCap } from "../http/errors.ts";
 import type { MailboxDeps } from "../mailboxes/handlers.ts";
+import { notVerified } from "../maildomains/not-verified.ts";
 
 export function groupHandlers(deps: MailboxDeps): GroupsHandlers<AuthContext> {
   async function group(projectId: string, id: string) {
@@ -20,6 +21,8 @@ export function groupHandlers(deps: MailboxDeps): GroupsHandlers<AuthContext> {
     async createGroup({ body, auth }) {
       const domain = await deps.mailDomains.getByName(auth.projectId, body.domain);
       if (!domain) throw invalid("body.domain", "is not a mail domain of this project");
+      // Addresses only on a domain the project owns (decision O1): a claim proves nothing yet.
+      if (domain.status !== "verified") throw notVerified(domain, "body.domain");
       const created = await withinCap(
         deps.mailboxes.create(
           { projectId: auth.projectId, domainId: domain.id, kind: "group", email: `${body.name}@${domain.name}`, passwordHash: null, description: body.description ?? null },

@@ -4,9 +4,11 @@ import type { Address } from "./parse-message.ts";
 
 export type Recipient =
   | { kind: "mailbox" | "group"; id: string; projectId: string; email: string }
-  /** On a connected mail domain, but no such mailbox or group: 550 5.1.1. */
+  /** On a verified mail domain, but no such mailbox or group: 550 5.1.1. */
   | { kind: "unknown" }
-  /** Not a domain of ours: 550 relay denied. */
+  /** A mailbox or group whose domain is no longer verified (decision O1): 450, the owner may restore the proof. */
+  | { kind: "unverified" }
+  /** Not a domain any project owns here (a pending claim is not ownership): 550 relay denied. */
   | { kind: "foreign" };
 
 /** The columns a list page filters and shows, and the whole message's parsed parts. */

@@ -9,6 +9,7 @@
 import { notify, rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
 import { MAILBOXES_CHANNEL } from "../mailboxes/pg-mailbox-repository.ts";
 import type { DeliveredCopy, DeliveryRepository, Recipient, StoredMessage } from "./delivery-repository.ts";
+import { recipientOf, type MailboxRow } from "./recipient-of.ts";
 import { addressList } from "./sqlite-delivery-repository.ts";
 
 interface Target {
@@ -31,12 +32,12 @@ export class PgDeliveryRepository implements DeliveryRepository {
 
   async lookup(address: string): Promise<Recipient> {
     const email = address.toLowerCase();
-    const [row] = await this.db.query<{ id: string; project_id: string; kind: "mailbox" | "group"; email: string }>(
-      "SELECT id, project_id, kind, email FROM mailboxes WHERE email = $1", [email]);
-    if (row) return { kind: row.kind, id: row.id, projectId: row.project_id, email: row.email };
+    const [row] = await this.db.query<MailboxRow>(
+      "SELECT m.id, m.project_id, m.kind, m.email, d.status FROM mailboxes m JOIN mail_domains d ON d.id = m.domain_id WHERE m.email = $1", [email]);
+    if (row?.status === "verified") return recipientOf(row, () => true);
     const domain = email.slice(email.lastIndexOf("@") + 1);
-    const known = await this.db.query("SELECT 1 FROM mail_domains WHERE name = $1", [domain]);
-    return known.length ? { kind: "unknown" } : { kind: "foreign" };
+    const owned = await this.db.query("SELECT 1 FROM mail_domains WHERE name = $1 AND status = 'verified'", [domain]);
+    return recipientOf(row, () => owned.length > 0);
   }
 
   store(message: StoredMessage, recipients: string[]): Promise<DeliveredCopy[]> {

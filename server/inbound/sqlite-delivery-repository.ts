@@ -9,6 +9,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { transaction } from "../db/database.ts";
 import { prepare } from "../db/statements.ts";
 import type { DeliveredCopy, DeliveryRepository, Recipient, StoredMessage } from "./delivery-repository.ts";
+import { recipientOf, type MailboxRow } from "./recipient-of.ts";
 
 interface Pending {
   message: StoredMessage;
@@ -37,12 +38,12 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
 
   lookup(address: string): Recipient {
     const email = address.toLowerCase();
-    const row = prepare(this.db, "SELECT id, project_id, kind, email FROM mailboxes WHERE email = ?").get(email) as
-      | { id: string; project_id: string; kind: "mailbox" | "group"; email: string }
-      | undefined;
-    if (row) return { kind: row.kind, id: row.id, projectId: row.project_id, email: row.email };
+    const row = prepare(this.db,
+      "SELECT m.id, m.project_id, m.kind, m.email, d.status FROM mailboxes m JOIN mail_domains d ON d.id = m.domain_id WHERE m.email = ?",
+    ).get(email) as MailboxRow | undefined;
     const domain = email.slice(email.lastIndexOf("@") + 1);
-    return prepare(this.db, "SELECT 1 FROM mail_domains WHERE name = ?").get(domain) ? { kind: "unknown" } : { kind: "foreign" };
+    const owned = () => Boolean(prepare(this.db, "SELECT 1 FROM mail_domains WHERE name = ? AND status = 'verified'").get(domain));
+    return recipientOf(row, owned);
   }
 
   store(message: StoredMessage, recipients: string[]): Promise<DeliveredCopy[]> {

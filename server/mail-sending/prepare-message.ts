@@ -1,5 +1,5 @@
 // The accept path's steps before anything is stored, one message at a time: the sender domain
-// must be the project's (E2), headers and header-bound values are checked (no injection, no
+// must be the project's (E2) and verified (decision O1), headers and header-bound values are checked (no injection, no
 // reserved names), the template and `{{vars}}` are filled in, attachments are decoded strictly and
 // capped (S9), sendAt is bounded (S5), and the outgoing hooks (tracking, unsubscribe) have their
 // say. Every problem is collected, so one 400 names all broken fields; nothing is written here.
@@ -8,6 +8,7 @@ import type { OutgoingContent } from "../dlp/dlp-port.ts";
 import { invalidFields, type FieldProblem } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
+import { notVerified } from "../maildomains/not-verified.ts";
 import { crlfProblem, headerProblems } from "./header-rules.ts";
 import type { MailStream, MessageAttachment, NewMessage } from "./message-repository.ts";
 import type { OutgoingMailHooks } from "./outgoing-hooks.ts";
@@ -66,8 +67,12 @@ export interface Prepared {
 export async function prepareMessage(deps: PrepareDeps, projectId: string, input: MessageInput, path = "body"): Promise<Prepared> {
   const problems: FieldProblem[] = [];
   const senderDomain = domainOf(input.from);
-  if (!(await deps.mailDomains.getByName(projectId, senderDomain))) {
+  const domain = await deps.mailDomains.getByName(projectId, senderDomain);
+  if (!domain) {
     problems.push({ path: `${path}.from`, message: `the sender domain ${senderDomain} is not a connected mail domain of this project` });
+  } else if (domain.status !== "verified") {
+    // `from` is shared by a batch's messages: reported once, at the request's own field.
+    throw notVerified(domain, path.startsWith("body.messages[") ? "body.from" : `${path}.from`);
   }
   problems.push(...headerProblems(input.headers, `${path}.headers`));
   for (const [field, values] of [["to", [input.to]], ["cc", input.cc], ["bcc", input.bcc], ["replyTo", input.replyTo], ["from", [input.from]]] as const) {

@@ -1,11 +1,12 @@
 // The built-in relay's job handlers. `mail.relay` reads as the steps of one delivery: still to
-// deliver? -> the sender domain's DKIM key -> compose and sign -> hand over to the recipient's MX
+// deliver? -> the sender domain, still verified, and its DKIM key -> compose and sign -> hand over to the recipient's MX
 // -> record the outcome (with its event) in the worker's transaction, which also removes or
 // reschedules the job. `mail.dispatch` turns a scheduled message into a sent one.
 import { relayMessage, type RelayResult, type SmtpRelayOptions } from "../adapters/smtp-relay.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { JobHandler, JobOutcome } from "../jobs/worker.ts";
 import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
+import { notVerifiedText } from "../maildomains/not-verified.ts";
 import { composeMessage, dkimSign } from "./compose.ts";
 import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository, StoredMessage } from "./message-repository.ts";
 import { DISPATCH_JOB, RELAY_JOB, domainOf, type DispatchJobPayload, type RelayJobPayload } from "./relay-jobs.ts";
@@ -42,6 +43,9 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     if (!m || (primary && !IN_FLIGHT.has(m.status))) return { done: true };
     const domain = await deps.mailDomains.getByName(m.projectId, domainOf(m.from));
     if (!domain) return stop(primary, m, "the sender domain is no longer connected to the project");
+    // Checked when it leaves, not only when it was accepted: a scheduled send firing, or a retry,
+    // after the domain lost its proof (decision O1) is not signed with its key.
+    if (domain.status !== "verified") return stop(primary, m, notVerifiedText(domain));
     const signed = await dkimSign(await composeMessage(m), { domainName: domain.name, keySelector: domain.dkimSelector, privateKey: domain.dkimPrivateKey });
     // The To recipient's delivery and the copies' carry different addresses, so a Cc or Bcc
     // recipient who sees its own cannot report on the To recipient's (T7).

@@ -62,6 +62,25 @@ export function describeReceivedMailStorage(backend: BackendName, make: (c: Conn
       return { projectId, domain, idOf, address, usedBytes, events };
     }
 
+    it("only a verified domain receives: a claim is foreign, a mailbox of a domain that lost its proof waits, another owner's name is unknown", async () => {
+      const t = await setup(["ann"]);
+      const claimant = await newProject(store.main, "claimant");
+      await newMailDomainRow(store.main, claimant, "claimed-only.example.test", "pending");
+      expect(await s.delivery.lookup("x@claimed-only.example.test")).toEqual({ kind: "foreign" });
+
+      await sql(store.main, "UPDATE mail_domains SET status = 'lost' WHERE name = ?", [t.domain]);
+      expect(await s.delivery.lookup(t.address("ann"))).toEqual({ kind: "unverified" });
+      expect(await s.delivery.lookup(t.address("nobody"))).toEqual({ kind: "foreign" });
+
+      // Another project proved control of the name meanwhile: the old mailbox is no address of its.
+      const owner = await newProject(store.main, "new owner");
+      await sql(store.main,
+        `INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key_sealed, dkim_public_key, verification_token, created_at, status)
+         VALUES (?, ?, ?, 'platform', 'sealed', 'public', 'token2', ?, 'verified')`,
+        [`dom_owner${domains}`, owner, t.domain, new Date().toISOString()]);
+      expect(await s.delivery.lookup(t.address("ann"))).toEqual({ kind: "unknown" });
+    });
+
     const sortCopies = (copies: DeliveredCopy[]) => [...copies].sort((a, b) => a.mailboxId.localeCompare(b.mailboxId));
 
     it("looks up mailboxes and groups without case; an unknown name on our domain is unknown, another domain foreign", async () => {

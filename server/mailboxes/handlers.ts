@@ -4,6 +4,7 @@ import type { AuthContext } from "../auth/auth-context.ts";
 import type { Limits } from "../config.ts";
 import { conflict, invalid, notFound, withinCap } from "../http/errors.ts";
 import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
+import { notVerified } from "../maildomains/not-verified.ts";
 import type { MailboxRecord, MailboxRepository } from "./mailbox-repository.ts";
 import { hashPassword } from "./password.ts";
 
@@ -23,6 +24,8 @@ export function mailboxHandlers(deps: MailboxDeps): MailboxesHandlers<AuthContex
     async createMailbox({ body, auth }) {
       const domain = await deps.mailDomains.getByName(auth.projectId, body.domain);
       if (!domain) throw invalid("body.domain", "is not a mail domain of this project");
+      // Addresses only on a domain the project owns (decision O1): a claim proves nothing yet.
+      if (domain.status !== "verified") throw notVerified(domain, "body.domain");
       const passwordHash = await hashPassword(body.password);
       const created = await withinCap(
         deps.mailboxes.create(

@@ -35,15 +35,61 @@ export function describeMailDomainRepository(backend: BackendName, make: (c: Con
       expect(secrets.open(row.sealed)).toBe(pem);
     });
 
-    it("a name is connected by one project only", async () => {
-      expect(await repo.create(domain("taken.test"))).toBeDefined();
-      expect(await repo.create(domain("taken.test", otherProject))).toBeUndefined();
+    it("a name is claimed once per project, by as many projects as want it, each claim pending", async () => {
+      const mine = (await repo.create(domain("claimed.test")))!;
+      expect(await repo.create(domain("claimed.test"))).toBeUndefined();
+      const theirs = (await repo.create(domain("claimed.test", otherProject)))!;
+      expect(theirs.id).not.toBe(mine.id);
+      for (const claim of [mine, theirs]) expect(claim).toMatchObject({ status: "pending", statusReason: null, verifiedBy: null, nextCheckAt: null });
+      expect(await repo.owner("claimed.test")).toBeUndefined();
+    });
+
+    it("the first claim to take ownership owns the name and ends the others' open claims; an ended claim never owns", async () => {
+      const [a, b, c] = await Promise.all([projectId, otherProject, await newProject(store.main, "third")].map(async (p) => (await repo.create(domain("owned.test", p)))!));
+      expect(await repo.takeOwnership(b.id, "dns", "2026-01-02T00:00:00.000Z")).toBe(true);
+      expect(await repo.owner("owned.test")).toMatchObject({ id: b.id, status: "verified", verifiedBy: "dns", verifiedAt: "2026-01-02T00:00:00.000Z" });
+      for (const other of [a, c]) expect(await repo.getById(other.id)).toMatchObject({ status: "ended", statusReason: expect.stringContaining("another project") });
+      expect(await repo.takeOwnership(a.id, "hosting", "2026-01-03T00:00:00.000Z")).toBe(false);
+      expect((await repo.owner("owned.test"))!.id).toBe(b.id);
+
+      // The owner loses its proof: another (reopened) claim may take the name now.
+      await repo.markUnproven(b.id, "lost", "gone", "2026-01-04T00:00:00.000Z");
+      expect(await repo.owner("owned.test")).toBeUndefined();
+      expect(await repo.takeOwnership(a.id, "hosting", "2026-01-04T00:00:00.000Z")).toBe(false);
+      await repo.markUnproven(a.id, "pending", "connected again", "2026-01-04T00:00:00.000Z");
+      expect(await repo.takeOwnership(a.id, "hosting", "2026-01-04T00:00:00.000Z")).toBe(true);
+      expect(await repo.getById(b.id)).toMatchObject({ status: "ended" });
+    });
+
+    it("of claims proving control at the same moment from two connections, exactly one owns the name", async () => {
+      const other = make(await store.connect(), secrets);
+      const projects = await Promise.all(Array.from({ length: 6 }, (_, i) => newProject(store.main, `racer${i}`)));
+      const claims = await Promise.all(projects.map(async (p) => (await repo.create(domain("raced.test", p)))!));
+      const won = await Promise.all(claims.map((c, i) => (i % 2 ? repo : other).takeOwnership(c.id, "dns", "2026-01-05T00:00:00.000Z")));
+      expect(won.filter(Boolean)).toHaveLength(1);
+      const [row] = await sql<{ n: number }>(store.main, "SELECT COUNT(*) AS n FROM mail_domains WHERE name = ? AND status = 'verified'", ["raced.test"]);
+      expect(Number(row.n)).toBe(1);
+    });
+
+    it("keeps the check chain's due time, and lists the open claims whose chain is missing or overdue", async () => {
+      const project = await newProject(store.main, "chains");
+      const [x, y, z] = await Promise.all(["x", "y", "z"].map(async (n) => (await repo.create(domain(`${n}.chain.test`, project)))!));
+      await repo.markUnproven(z.id, "ended", "hosted elsewhere", "2026-01-01T00:00:00.000Z");
+      const tx = store.main.backend === "sqlite" ? { kind: "sqlite" as const, db: store.main.db } : { kind: "postgres" as const, c: store.main.pg.pool };
+      await repo.setNextCheck(tx, x.id, 5_000);
+      expect((await repo.getById(x.id))!.nextCheckAt).toBe(5_000);
+      const open = await repo.unscheduled(4_000);
+      expect(open).toContain(y.id);
+      expect(open).not.toContain(x.id);
+      expect(open).not.toContain(z.id);
+      expect(await repo.unscheduled(6_000)).toContain(x.id);
     });
 
     it("lists the project's domains by name", async () => {
-      await repo.create(domain("b-list.test", otherProject));
-      await repo.create(domain("a-list.test", otherProject));
-      expect((await repo.list(otherProject)).map((d) => d.name)).toEqual(["a-list.test", "b-list.test"]);
+      const project = await newProject(store.main, "lister");
+      await repo.create(domain("b-list.test", project));
+      await repo.create(domain("a-list.test", project));
+      expect((await repo.list(project)).map((d) => d.name)).toEqual(["a-list.test", "b-list.test"]);
     });
 
     it("a cap holds under concurrent creates from two connections", async () => {

@@ -1,20 +1,11 @@
 // Mail domains on PostgreSQL (decision P1); DKIM private keys sealed with the server key at rest.
 import { insertWithinCap } from "../db/postgres/capped-insert.ts";
 import type { Pg } from "../db/postgres/pg.ts";
+import type { Tx } from "../db/tx.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
-import type { MailDomainRecord, MailDomainRepository, NewMailDomain } from "./maildomain-repository.ts";
-
-interface Row {
-  id: string;
-  project_id: string;
-  name: string;
-  dkim_selector: string;
-  dkim_private_key_sealed: string;
-  dkim_public_key: string;
-  verification_token: string;
-  created_at: string;
-}
+import type { ClaimStatus, MailDomainRecord, MailDomainRepository, NewMailDomain, ProofMethod } from "./maildomain-repository.ts";
+import { ENDED_BY_OWNER, type MailDomainRow, toMailDomain } from "./maildomain-rows.ts";
 
 export class PgMailDomainRepository implements MailDomainRepository {
   private readonly db: Pg;
@@ -24,24 +15,20 @@ export class PgMailDomainRepository implements MailDomainRepository {
     this.secrets = secrets;
   }
 
-  private toRecord = (r: Row): MailDomainRecord => ({
-    id: r.id,
-    projectId: r.project_id,
-    name: r.name,
-    dkimSelector: r.dkim_selector,
-    dkimPrivateKey: this.secrets.open(r.dkim_private_key_sealed),
-    dkimPublicKey: r.dkim_public_key,
-    verificationToken: r.verification_token,
-    createdAt: r.created_at,
-  });
+  private toRecord = (r: MailDomainRow): MailDomainRecord => toMailDomain(r, this.secrets);
+
+  private async one(sql: string, params: unknown[]): Promise<MailDomainRecord | undefined> {
+    const [row] = await this.db.query<MailDomainRow>(sql, params);
+    return row && this.toRecord(row);
+  }
 
   async create(d: NewMailDomain, cap?: number): Promise<MailDomainRecord | undefined> {
     const row = await insertWithinCap(this.db, `mail_domains:${d.projectId}`, cap,
       async (c) => (await c.query<{ n: number }>("SELECT COUNT(*) AS n FROM mail_domains WHERE project_id = $1", [d.projectId])).rows[0].n,
-      // The UNIQUE name decides races between two projects connecting one domain.
-      async (c) => (await c.query<Row>(
+      // The UNIQUE (project_id, name) decides two concurrent connects of one project.
+      async (c) => (await c.query<MailDomainRow>(
         `INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key_sealed, dkim_public_key, verification_token, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (name) DO NOTHING RETURNING *`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (project_id, name) DO NOTHING RETURNING *`,
         [newId("dom"), d.projectId, d.name, d.dkimSelector, this.secrets.seal(d.dkimPrivateKey), d.dkimPublicKey, d.verificationToken, nowIso()],
       )).rows[0],
     );
@@ -49,11 +36,59 @@ export class PgMailDomainRepository implements MailDomainRepository {
   }
 
   async list(projectId: string): Promise<MailDomainRecord[]> {
-    return (await this.db.query<Row>("SELECT * FROM mail_domains WHERE project_id = $1 ORDER BY name", [projectId])).map(this.toRecord);
+    return (await this.db.query<MailDomainRow>("SELECT * FROM mail_domains WHERE project_id = $1 ORDER BY name", [projectId])).map(this.toRecord);
   }
 
-  async getByName(projectId: string, name: string): Promise<MailDomainRecord | undefined> {
-    const [row] = await this.db.query<Row>("SELECT * FROM mail_domains WHERE project_id = $1 AND name = $2", [projectId, name.toLowerCase()]);
-    return row && this.toRecord(row);
+  getByName(projectId: string, name: string): Promise<MailDomainRecord | undefined> {
+    return this.one("SELECT * FROM mail_domains WHERE project_id = $1 AND name = $2", [projectId, name.toLowerCase()]);
+  }
+
+  getById(id: string): Promise<MailDomainRecord | undefined> {
+    return this.one("SELECT * FROM mail_domains WHERE id = $1", [id]);
+  }
+
+  owner(name: string): Promise<MailDomainRecord | undefined> {
+    return this.one("SELECT * FROM mail_domains WHERE name = $1 AND status = 'verified'", [name.toLowerCase()]);
+  }
+
+  async takeOwnership(id: string, method: ProofMethod, at: string): Promise<boolean> {
+    try {
+      return await this.db.tx(async (c) => {
+        const taken = await c.query(
+          `UPDATE mail_domains d SET status = 'verified', status_reason = NULL, verified_by = $1,
+             verified_at = CASE WHEN d.status = 'verified' THEN d.verified_at ELSE $2 END, checked_at = $2
+           WHERE d.id = $3 AND d.status <> 'ended'
+             AND NOT EXISTS (SELECT 1 FROM mail_domains o WHERE o.name = d.name AND o.status = 'verified' AND o.id <> d.id)`,
+          [method, at, id]);
+        if (!taken.rowCount) return false;
+        await c.query(
+          `UPDATE mail_domains SET status = 'ended', status_reason = $1, checked_at = $2
+           WHERE name = (SELECT name FROM mail_domains WHERE id = $3) AND id <> $3 AND status IN ('pending', 'lost')`,
+          [ENDED_BY_OWNER, at, id]);
+        return true;
+      });
+    } catch (error) {
+      // Two claims proving control at once: the unique index of verified names lets one win.
+      if ((error as { code?: string }).code === "23505") return false;
+      throw error;
+    }
+  }
+
+  async markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string): Promise<void> {
+    await this.db.query("UPDATE mail_domains SET status = $1, status_reason = $2, checked_at = $3 WHERE id = $4", [status, reason, at, id]);
+  }
+
+  async markChecked(id: string, at: string): Promise<void> {
+    await this.db.query("UPDATE mail_domains SET checked_at = $1 WHERE id = $2", [at, id]);
+  }
+
+  async unscheduled(before: number): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>("SELECT id FROM mail_domains WHERE status <> 'ended' AND (next_check_at IS NULL OR next_check_at < $1)", [before]);
+    return rows.map((r) => r.id);
+  }
+
+  async setNextCheck(tx: Tx, id: string, due: number): Promise<void> {
+    if (tx.kind !== "postgres") throw new Error("PgMailDomainRepository: a SQLite transaction was passed");
+    await tx.c.query("UPDATE mail_domains SET next_check_at = $1 WHERE id = $2", [due, id]);
   }
 }

@@ -128,13 +128,17 @@ export async function sql<R>(c: Connection, text: string, params: unknown[] = []
   return c.pg.query<R>(text.replace(/\?/g, () => `$${++i}`), params);
 }
 
-/** A mail domain row (mailboxes need one), its DKIM fields dummies. */
-export async function newMailDomainRow(c: Connection, projectId: string, name: string): Promise<string> {
+/**
+ * A mail domain row (mailboxes need one), its DKIM fields dummies, for the storage suites below the
+ * API. It is stored as the verification left it (`verified` unless said otherwise); tests through
+ * the API verify their domains the way users do (server/test/harness.ts).
+ */
+export async function newMailDomainRow(c: Connection, projectId: string, name: string, status: "pending" | "verified" | "lost" = "verified"): Promise<string> {
   const id = `dom_${name.replace(/[^a-z0-9]/g, "")}`;
   await sql(c,
-    `INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key_sealed, dkim_public_key, verification_token, created_at)
-     VALUES (?, ?, ?, 'platform', 'sealed', 'public', 'token', ?)`,
-    [id, projectId, name, new Date().toISOString()],
+    `INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key_sealed, dkim_public_key, verification_token, created_at, status)
+     VALUES (?, ?, ?, 'platform', 'sealed', 'public', 'token', ?, ?)`,
+    [id, projectId, name, new Date().toISOString(), status],
   );
   return id;
 }

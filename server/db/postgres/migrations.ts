@@ -10,6 +10,7 @@ import type pg from "pg";
 import { dnsPgMigrations } from "../../dns/postgres-migrations.ts";
 import { eventPgMigrations } from "../../events/postgres-migrations.ts";
 import { jobPgMigrations } from "../../jobs/postgres-migrations.ts";
+import { mailDomainPgMigrations } from "../../maildomains/postgres-migrations.ts";
 import { mailSendingPgMigrations } from "../../mail-sending/postgres-migrations.ts";
 import { mailboxMessagePgMigrations } from "../../mailbox-reading/postgres-migrations.ts";
 import { dlpPgMigrations } from "../../dlp/postgres-migrations.ts";
@@ -125,6 +126,7 @@ export const pgMigrations: PgMigration[] = [
       );`,
   },
   ...jobPgMigrations,
+  ...mailDomainPgMigrations,
   ...eventPgMigrations,
   ...mailSendingPgMigrations,
   ...mailboxMessagePgMigrations,
