@@ -8,7 +8,9 @@ import { ApiError } from "../../generated/server/errors.ts";
 import type { Backend } from "../db/backend.ts";
 import type { DlpInspector } from "../dlp/dlp-port.ts";
 import type { DlpRepository } from "../dlp/dlp-repository.ts";
+import type { DnsRecordRepository } from "../dns/zone-repository.ts";
 import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
+import { verifyClaim } from "../maildomains/verification.ts";
 import type { ProjectRepository } from "../projects/project-repository.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { newProject, sql, useStore, type BackendName, type Connection } from "../test/backends.ts";
@@ -23,6 +25,7 @@ export interface SendDlpSetup {
   backend: Backend;
   projects: ProjectRepository;
   mailDomains: MailDomainRepository;
+  zones: DnsRecordRepository;
   messages: SentMessageRepository;
   templates: TemplateRepository;
   dlpLog: DlpRepository;
@@ -47,11 +50,17 @@ export function describeSendDlp(backend: BackendName, make: (c: Connection, secr
     });
     afterAll(() => s.dlp.close());
 
-    // A project with its sender domain connected, under the given DLP mode.
+    // A project with its sender domain connected and verified (its zone is the project's, decision
+    // O3), under the given DLP mode.
     async function project(mode: "warn" | "block"): Promise<{ projectId: string; from: string }> {
       const projectId = await newProject(store.main);
       const name = `${projectId.toLowerCase().replace(/[^a-z0-9]/g, "")}.test`;
-      await s.mailDomains.create({ projectId, name, dkimSelector: "platform", dkimPrivateKey: pem, dkimPublicKey: "MIIBIjAN", verificationToken: `tok-${name}` });
+      await s.zones.createZone({ name, projectId });
+      const claim = await s.mailDomains.create({ projectId, name, dkimSelector: "platform", dkimPrivateKey: pem, dkimPublicKey: "MIIBIjAN", verificationToken: `tok-${name}` });
+      const unused = () => Promise.reject(new Error("a hosted zone needs no lookup"));
+      const resolver = { resolveTxtJoinedOrEmpty: unused } as unknown as Parameters<typeof verifyClaim>[0]["resolver"];
+      const { claim: verified } = await verifyClaim({ mailDomains: s.mailDomains, zones: s.zones, resolver, now: () => Date.now() }, claim!);
+      expect(verified.status).toBe("verified");
       await s.projects.setDlpPolicy(projectId, mode, false);
       return { projectId, from: `news@${name}` };
     }
