@@ -54,6 +54,11 @@ export class PgMailDomainRepository implements MailDomainRepository {
   async takeOwnership(id: string, method: ProofMethod, at: string): Promise<boolean> {
     try {
       return await this.db.tx(async (c) => {
+        // One name's ownership changes one at a time: without this, two claims proving control
+        // at once each waited on the other's row (the unique index, then ending the others).
+        const { rows: [claim] } = await c.query<{ name: string }>("SELECT name FROM mail_domains WHERE id = $1", [id]);
+        if (!claim) return false;
+        await c.query("SELECT pg_advisory_xact_lock(hashtext('mail_domains:' || $1))", [claim.name]);
         const taken = await c.query(
           `UPDATE mail_domains d SET status = 'verified', status_reason = NULL, verified_by = $1,
              verified_at = CASE WHEN d.status = 'verified' THEN d.verified_at ELSE $2 END, checked_at = $2
