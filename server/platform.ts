@@ -74,7 +74,9 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
     await store.backend.close();
     throw error;
   }
-  const services = createServices({ ...context, serverKey, dnsPort: dns?.udpPort ?? config.dns.port }, store);
+  // The background paths warn through the server's log, which exists only once the app is built.
+  let warn: (message: string, fields?: Record<string, unknown>) => void = () => {};
+  const services = createServices({ ...context, serverKey, dnsPort: dns?.udpPort ?? config.dns.port, warn: (message, fields) => warn(message, fields) }, store);
   await prepareCertificates({ ...services, certs: services.certificates });
   // Every open mail-domain claim has its periodic ownership check on the queue (decision O4).
   await scheduleMissingChecks({ ...services, now: () => services.clock.now() });
@@ -85,6 +87,7 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
     docs: options.docs,
     logger: options.logger ? loggerOptions(config.logLevel) : false,
   });
+  warn = (message, fields) => app.log.warn(fields ?? {}, message);
   const connections = trackConnections(app.server, SHUTDOWN_GRACE_MS);
   const address = await listening({ hostVar: "HOST", portVar: "PORT", host: config.host, port: config.port }, () =>
     app.listen({ host: config.host, port: config.port }),
@@ -102,19 +105,13 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
   });
   if (options.runWorker ?? true) worker.start();
   const smtp = config.smtp.enabled
-    ? await listening({ hostVar: "SMTP_HOST", portVar: "SMTP_PORT", host: config.smtp.host, port: config.smtp.port }, () => startSmtpListener({
-        config: config.smtp,
-        mailHost: config.mailHost,
-        dataDir: config.dataDir,
-        delivery: services.delivery,
-        routes: services.inbound,
-        resolver: services.resolver,
-        clock: services.clock,
-        log: (message, fields) => app.log.warn(fields ?? {}, message),
-      })).catch(async (error: unknown) => {
+    ? await listening({ hostVar: "SMTP_HOST", portVar: "SMTP_PORT", host: config.smtp.host, port: config.smtp.port }, () =>
+        startSmtpListener({ config: config.smtp, dataDir: config.dataDir, inbound: services.inboundDelivery }),
+      ).catch(async (error: unknown) => {
         await app.close();
         await services.dlp.close();
         await worker.stop();
+        await services.delivery.close?.();
         await dns?.close();
         await services.backend.close();
         throw error;
@@ -130,6 +127,8 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
       // No request is left to scan: end the DLP threads (and the OCR recognizers they hold).
       await services.dlp.close();
       await worker.stop();
+      // After the worker: the relay's local transport stores through it too.
+      await services.delivery.close?.();
       await dns?.close();
       await services.backend.close();
     },

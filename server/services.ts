@@ -16,6 +16,9 @@ import { ScanPool } from "./dlp/scan-pool.ts";
 import { systemClock, type Clock } from "./jobs/clock.ts";
 import type { DeliveryRepository } from "./inbound/delivery-repository.ts";
 import { InboundRoutes } from "./inbound/routes.ts";
+import { cachedResolve } from "./inbound/dns-cache.ts";
+import type { InboundDeliveryDeps } from "./inbound/inbound-delivery.ts";
+import { localTransport } from "./mail-sending/local-transport.ts";
 import type { MessageRepository } from "./mailbox-reading/message-repository.ts";
 import type { JobHandler } from "./jobs/worker.ts";
 import type { DnsRecordRepository } from "./dns/zone-repository.ts";
@@ -82,6 +85,8 @@ export interface Services extends StoreServices {
   dlp: DlpInspector;
   /** Addresses handled by another area instead of a mailbox (server/inbound/README.md). */
   inbound: InboundRoutes;
+  /** The MX's delivery path, shared by the SMTP listener and the relay's local transport. */
+  inboundDelivery: InboundDeliveryDeps;
   /** `relay` of the messages the built-in relay (or the smarthost) takes. */
   relayName: string;
   /** Signed tokens of tracking and unsubscribe URLs and of VERP addresses (decisions T3, T6). */
@@ -104,6 +109,8 @@ export interface CommonContext extends StoreContext {
   serverKey: Buffer;
   /** Where our own DNS server listens: the default resolver for readiness checks. */
   dnsPort: number;
+  /** Warnings of the background paths (relay, inbound); platform.ts points it at the server's log. */
+  warn?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
 /** The context a store is built from: the server key's SecretBox and the clock (default: the system's). */
@@ -114,6 +121,7 @@ export function storeContext(config: ServerConfig, serverKey: Buffer, clock: Clo
 /** `s` comes from sqliteStore or postgresStore, built with the same context. */
 export function createServices(context: CommonContext, s: StoreServices): Services {
   const { config, secrets, clock, serverKey, dnsPort } = context;
+  const warn = context.warn ?? (() => {});
   const resolverAt = config.resolver.host ? config.resolver : { host: config.dns.host, port: dnsPort };
   const outboundResolver = config.outboundResolver ? hostResolverAt([config.outboundResolver]) : systemResolver;
   const webhookDeliveries = deliveryEngine({
@@ -125,6 +133,17 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
       resolve: outboundResolver,
     }),
   });
+  // Short timeouts: a readiness check must not hold an API call for the resolver's defaults.
+  const resolver = createResolver({ servers: [`${resolverAt.host}:${resolverAt.port}`], timeoutMs: 1000, tries: 2 });
+  const inbound = new InboundRoutes();
+  const inboundDelivery: InboundDeliveryDeps = {
+    mailHost: config.mailHost,
+    delivery: s.delivery,
+    routes: inbound,
+    resolve: cachedResolve((name, rrtype) => resolver.resolve(name, rrtype)),
+    clock,
+    log: warn,
+  };
   const messenger = createMessenger(config, s.bots, s.backend, serverKey, { secrets, clock });
   const messageTokens = new MessageTokens(secrets.deriveKey(MESSAGE_TOKEN_KEY_INFO));
   const returnPaths = new ReturnPaths(messageTokens);
@@ -134,12 +153,12 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     messages: mailboxMessageStore(s.mailboxMessages),
     webhookDeliveries,
     secrets,
-    // Short timeouts: a readiness check must not hold an API call for the resolver's defaults.
-    resolver: createResolver({ servers: [`${resolverAt.host}:${resolverAt.port}`], timeoutMs: 1000, tries: 2 }),
+    resolver,
     clock,
     jobHandlers: { [DELIVER_JOB]: webhookDeliveries.job, ...messengerJobHandlers(messenger) },
     dlp: new DlpScannerInspector({ repository: s.dlpLog, pool: new ScanPool({ threads: config.dlp.threads }), backend: s.backend, clock }),
-    inbound: new InboundRoutes(),
+    inbound,
+    inboundDelivery,
     relayName: config.relay.smarthost?.host || config.relay.name || config.mailHost,
     messageTokens,
     returnPaths,
@@ -152,6 +171,8 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     relayName: services.relayName,
     returnPaths,
     clock,
+    log: warn,
+    local: localTransport(services.inboundDelivery, config.mailHost),
     smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowLoopback: config.relay.allowLoopback, smarthost: config.relay.smarthost },
   }));
   Object.assign(services.jobHandlers, certificateJobs({ ...services, certs: services.certificates }));

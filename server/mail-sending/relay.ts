@@ -1,5 +1,6 @@
 // The built-in relay's job handlers. `mail.relay` reads as the steps of one delivery: still to
-// deliver? -> the sender domain, still verified, and its DKIM key -> compose and sign -> hand over to the recipient's MX
+// deliver? -> the sender domain, still verified, and its DKIM key -> compose and sign -> hand over
+// to the recipient's MX (this deployment's own inbound path when the recipient's mailbox is here)
 // -> record the outcome (with its event) in the worker's transaction, which also removes or
 // reschedules the job. `mail.dispatch` turns a scheduled message into a sent one.
 import { relayMessage, type RelayResult, type SmtpRelayOptions } from "../adapters/smtp-relay.ts";
@@ -8,6 +9,7 @@ import type { JobHandler, JobOutcome } from "../jobs/worker.ts";
 import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
 import { notVerifiedText } from "../maildomains/not-verified.ts";
 import { composeMessage, dkimSign } from "./compose.ts";
+import type { LocalTransport } from "./local-transport.ts";
 import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository, StoredMessage } from "./message-repository.ts";
 import { DISPATCH_JOB, RELAY_JOB, domainOf, type DispatchJobPayload, type RelayJobPayload } from "./relay-jobs.ts";
 import { nextRetryDelay } from "./retry-schedule.ts";
@@ -18,6 +20,8 @@ export interface RelayDeps {
   outcomes: DeliveryOutcomes & MessageFeedback;
   mailDomains: MailDomainRepository;
   smtp: SmtpRelayOptions;
+  /** Recipients whose mailboxes are here; absent, everything goes to an MX (or the smarthost). */
+  local?: LocalTransport;
   relayName: string;
   /** The signed envelope senders (T6), made at each attempt: a message queued before T6 leaves with one too. */
   returnPaths: ReturnPaths;
@@ -49,16 +53,18 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     const signed = await dkimSign(await composeMessage(m), { domainName: domain.name, keySelector: domain.dkimSelector, privateKey: domain.dkimPrivateKey });
     // The To recipient's delivery and the copies' carry different addresses, so a Cc or Bcc
     // recipient who sees its own cannot report on the To recipient's (T7).
-    const envelopeFrom = deps.returnPaths.for(m, primary ? "to" : "copies");
-    const result = await relayMessage(deps.smtp, { from: envelopeFrom, to: rcpts }, signed);
-    return record(job.attempts, primary, m, rcpts, result);
+    const envelope = { from: deps.returnPaths.for(m, primary ? "to" : "copies"), to: rcpts };
+    // Local mailboxes first, before any smarthost: mail that stays here has no relay to go through.
+    const local = deps.local !== undefined && (await deps.local.accepts(rcpts[0]));
+    const result = local ? await deps.local!.deliver(envelope, signed) : await relayMessage(deps.smtp, envelope, signed);
+    return record(job.attempts, primary, m, rcpts, result, local);
   }
 
   function stop(primary: boolean, m: StoredMessage, reason: string): JobOutcome {
     return { done: true, write: primary ? (tx) => settled(deps.outcomes.markFailed(m.id, reason, tx)) : undefined };
   }
 
-  function record(attempts: number, primary: boolean, m: StoredMessage, rcpts: string[], r: RelayResult): JobOutcome {
+  function record(attempts: number, primary: boolean, m: StoredMessage, rcpts: string[], r: RelayResult, local: boolean): JobOutcome {
     if (!primary) {
       // Cc and Bcc copies: delivered, refused or retried; only the `to` recipient moves the status.
       if (r.kind === "deferred" && nextRetryDelay(attempts) !== undefined) return { retryAt: deps.clock.now() + nextRetryDelay(attempts)!, error: r.reply };
@@ -68,7 +74,7 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     switch (r.kind) {
       case "accepted":
         // A smarthost's 250 is a hand-over to another relay, not delivery (S11, S12).
-        if (deps.smtp.smarthost) return { done: true, write: (tx) => settled(deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply, tx)) };
+        if (deps.smtp.smarthost && !local) return { done: true, write: (tx) => settled(deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply, tx)) };
         return { done: true, write: (tx) => settled(deps.outcomes.markDelivered(m.id, r.reply, tx)) };
       case "rejected":
         return { done: true, write: (tx) => settled(deps.outcomes.markBounced(m.id, { bounceType: "hard", reason: r.reply }, tx)) };

@@ -4,23 +4,26 @@
 // ./data went unnoticed (issue 27 item 0).
 import { spawn, type ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync, symlinkSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
+import { launchChromium } from "../support/chromium.ts";
 
 const repo = path.resolve(import.meta.dirname, "../..");
-const clone = mkdtempSync(path.join(tmpdir(), "fresh-clone-"));
+const clones: string[] = [];
 const children: ChildProcess[] = [];
 
 afterAll(() => {
   for (const c of children)
     if (c.exitCode === null && c.signalCode === null) process.kill(-c.pid!, "SIGKILL");
-  rmSync(clone, { recursive: true, force: true });
+  for (const clone of clones) rmSync(clone, { recursive: true, force: true });
 });
 
 /** A folder that looks like `git clone` + `npm install`: the tracked top-level entries and node_modules, nothing else. */
 function freshClone(): string {
+  const clone = mkdtempSync(path.join(tmpdir(), "fresh-clone-"));
+  clones.push(clone);
   const tracked = execFileSync("git", ["ls-files"], { cwd: repo, encoding: "utf8" })
     .split("\n")
     .filter(Boolean)
@@ -70,6 +73,69 @@ it("npm start in a fresh clone creates ./data, prints a working key and serves t
   expect(statSync(path.join(cwd, "data")).mode & 0o777).toBe(0o700);
   expect(statSync(path.join(cwd, "data/server.key")).mode & 0o777).toBe(0o600);
 
+  process.kill(-child.pid!, "SIGTERM");
+  await new Promise((r) => child.once("exit", r));
+});
+
+/** The README's fenced `sh` blocks under a heading, in order. */
+function readmeBlocks(heading: string): string[] {
+  const readme = readFileSync(path.join(repo, "README.md"), "utf8");
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  expect(start, `README has no "## ${heading}" section`).toBeGreaterThan(0);
+  const section = readme.slice(start + 1).split(/\n## /)[0];
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+/** Runs a shell script with bash (curl and jq as a reader has them); its standard output. */
+function bash(script: string): string {
+  return execFileSync("bash", ["-euo", "pipefail", "-c", script], { encoding: "utf8" });
+}
+
+it("the README's first mail: a fresh npm start delivers it to the demo mailbox, readable by the API and in webmail", async () => {
+  const cwd = freshClone();
+  const { child, out } = await npmStart(cwd);
+  const url = /^HTTP (http:\/\/\S+)/m.exec(out())![1];
+  const key = /(platform_sk_[A-Za-z0-9]+)/.exec(out())![1];
+  const [send, read] = readmeBlocks("Your first mail");
+  // The reader's own values in place of the README's placeholders; nothing else changes.
+  const setup = send
+    .replace("KEY=platform_sk_...", `KEY=${key}`)
+    .replace("API=http://127.0.0.1:8080", `API=${url}`);
+  expect(setup).not.toBe(send);
+  const ids = bash(`${setup}\necho "$MAILBOX $SENT"`).trim().split(/\s+/).slice(-2);
+  expect(ids[0]).toMatch(/^mbx_/);
+  expect(ids[1]).toMatch(/^msg_/);
+
+  // Delivery runs on the job queue: ask until the message has left `sent` (no time limit here).
+  let status = "sent";
+  while (status === "sent") {
+    const res = await fetch(`${url}/v1/mail/messages/${ids[1]}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    status = ((await res.json()) as { message: { status: string } }).message.status;
+  }
+  const lines = bash(`${setup.split("\nMAILBOX=")[0]}\nMAILBOX=${ids[0]}\nSENT=${ids[1]}\n${read}`)
+    .trim()
+    .split("\n");
+  expect(lines).toEqual([
+    "delivered",
+    "My first mail",
+    expect.stringMatching(/^http:\/\/\S+\/webmail\/login\?token=/),
+  ]);
+
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(lines[2]);
+    expect(await page.textContent("#mailbox")).toBe("alice@example.test");
+    expect(await page.locator("tr.message td:nth-child(2)").allTextContents()).toEqual([
+      "My first mail",
+    ]);
+    await page.click("text=My first mail");
+    expect(await page.textContent("#body")).toContain("Hello, Alice.");
+  } finally {
+    await browser.close();
+  }
   process.kill(-child.pid!, "SIGTERM");
   await new Promise((r) => child.once("exit", r));
 });
