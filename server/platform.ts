@@ -11,6 +11,7 @@ import type { ServerConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { trackConnections } from "./http/graceful-close.ts";
 import type { DocsOptions } from "./http/docs.ts";
+import type { Writable } from "node:stream";
 import { loggerOptions } from "./http/log-redaction.ts";
 import { startDnsServer, type DnsServer } from "./dns/authoritative-server.ts";
 import type { Clock } from "./jobs/clock.ts";
@@ -44,6 +45,8 @@ const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface PlatformOptions {
   logger?: boolean;
+  /** Log (as `logger: true` does) to this stream instead of stdout: tests read what an operator would. */
+  logTo?: Writable;
   /** Injected by tests to run schedules (retries, sendAt, renewals) without waiting. */
   clock?: Clock;
   /** Off in tests that drive the queue themselves with `worker.drain()`. */
@@ -85,7 +88,7 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
     openapi,
     publicUrl: () => config.publicUrl || url,
     docs: options.docs,
-    logger: options.logger ? loggerOptions(config.logLevel) : false,
+    logger: options.logger || options.logTo ? loggerOptions(config.logLevel, options.logTo) : false,
   });
   warn = (message, fields) => app.log.warn(fields ?? {}, message);
   const connections = trackConnections(app.server, SHUTDOWN_GRACE_MS);

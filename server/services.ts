@@ -19,6 +19,7 @@ import { InboundRoutes } from "./inbound/routes.ts";
 import { cachedResolve } from "./inbound/dns-cache.ts";
 import type { InboundDeliveryDeps } from "./inbound/inbound-delivery.ts";
 import { localTransport } from "./mail-sending/local-transport.ts";
+import { SANDBOX_JOB, sandboxReactionHandler } from "./mail-sending/sandbox/sandbox-reactions.ts";
 import type { MessageRepository } from "./mailbox-reading/message-repository.ts";
 import type { JobHandler } from "./jobs/worker.ts";
 import type { DnsRecordRepository } from "./dns/zone-repository.ts";
@@ -173,8 +174,10 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     clock,
     log: warn,
     local: localTransport(services.inboundDelivery, config.mailHost),
+    enqueue: (tx, kind, payload) => s.backend.enqueue(tx, kind, payload),
     smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowLoopback: config.relay.allowLoopback, smarthost: config.relay.smarthost },
   }));
+  services.jobHandlers[SANDBOX_JOB] = sandboxReactionHandler({ messages: services.sentMessages, feedback: services.mailFeedback, inbound: inboundDelivery, clock });
   Object.assign(services.jobHandlers, certificateJobs({ ...services, certs: services.certificates }));
   Object.assign(services.jobHandlers, verificationJobHandlers({
     mailDomains: services.mailDomains, zones: services.zones, resolver: services.resolver, backend: services.backend, now: () => clock.now(),

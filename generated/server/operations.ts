@@ -107,6 +107,19 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       },
       "description": "A file attached to a message. All attachments of one message total at most 15 MB."
     },
+    "AttemptOutcome": {
+      "type": "string",
+      "enum": [
+        "delivered",
+        "handed_over",
+        "delayed",
+        "bounced",
+        "soft_bounced",
+        "failed"
+      ],
+      "description": "What one delivery attempt led to. New values may be added within /v1 (decision V1): treat an\nunknown one as \"not delivered yet\".",
+      "x-extensible-enum": true
+    },
     "BatchMessage": {
       "type": "object",
       "required": [
@@ -868,6 +881,38 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "boolean"
         }
       }
+    },
+    "DeliveryAttempt": {
+      "type": "object",
+      "required": [
+        "attempt",
+        "at",
+        "outcome",
+        "reason"
+      ],
+      "properties": {
+        "attempt": {
+          "type": "integer",
+          "format": "int32",
+          "description": "1 for the first attempt."
+        },
+        "at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "outcome": {
+          "$ref": "components.json#/$defs/AttemptOutcome"
+        },
+        "reason": {
+          "type": "string",
+          "description": "The server's reply, or why no server answered: `MX lookup of example.org failed: ESERVFAIL`, `ECONNREFUSED: connect ECONNREFUSED 192.0.2.25:25`, `451 4.2.2 mailbox full`."
+        },
+        "host": {
+          "type": "string",
+          "description": "The server that answered or was tried, when one was found."
+        }
+      },
+      "description": "One attempt to deliver a message to its `to` recipient."
     },
     "DeliveryStatus": {
       "type": "string",
@@ -2223,6 +2268,13 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "format": "date-time",
           "description": "When it happened."
+        },
+        "attempts": {
+          "type": "array",
+          "items": {
+            "$ref": "components.json#/$defs/DeliveryAttempt"
+          },
+          "description": "On the `sent` event: each attempt to hand the message to its `to` recipient's server, oldest\nfirst, with what it led to and why (decision H3). A `delayed` message says here why it waits."
         }
       },
       "description": "One event of the message history."

@@ -44,9 +44,9 @@ export type RelayResult =
   /** The server took the message for at least one recipient (2xx after DATA). */
   | { kind: "accepted"; host: string; reply: string; queueId?: string; rejected: RcptRejection[] }
   /** Permanent refusal (5xx) of the whole transaction or of every recipient. */
-  | { kind: "rejected"; code: number; reply: string }
-  /** Try later: 4xx, no connection, DNS timeout. */
-  | { kind: "deferred"; code?: number; reply: string }
+  | { kind: "rejected"; code: number; reply: string; host?: string }
+  /** Try later: 4xx, no connection, DNS timeout. `host`: the last server tried, when one was found. */
+  | { kind: "deferred"; code?: number; reply: string; host?: string }
   /** The domain cannot receive mail at all (no such domain, null MX, no usable address). */
   | { kind: "unroutable"; reply: string };
 
@@ -135,9 +135,10 @@ async function deliverTo(o: SmtpRelayOptions, host: string, address: string, env
   try {
     connection = await open(o, host, address, port, smarthost);
   } catch (error) {
-    return fromError(error as Error);
+    return { ...fromError(error as Error), host };
   }
-  return settle(key, connection, await sendOn(connection, host, envelope, raw));
+  const result = settle(key, connection, await sendOn(connection, host, envelope, raw));
+  return result.kind === "unroutable" ? result : { ...result, host };
 }
 
 /** After a reply the session is still good (a refusal is about one message): keep it for the next. */
@@ -200,7 +201,7 @@ function sendOn(connection: SMTPConnection, host: string, envelope: { from: stri
   });
 }
 
-function fromError(error: Error & { responseCode?: number; response?: string; code?: string }): RelayResult {
+function fromError(error: Error & { responseCode?: number; response?: string; code?: string }): Extract<RelayResult, { kind: "rejected" | "deferred" }> {
   const code = error.responseCode;
   const reply = error.response ?? error.message;
   if (code !== undefined && code >= 500) return { kind: "rejected", code, reply };

@@ -12,6 +12,7 @@ import { jobMigrations } from "../jobs/migrations.ts";
 import { mailDomainOwnership, sealDkimPrivateKeys } from "../maildomains/migrations.ts";
 import { mailboxAddressListIndex, mailboxMessageFilterIndex, mailboxMessageMigrations, mailboxMessageQuarantine } from "../mailbox-reading/migrations.ts";
 import { mailSendingMigrations } from "../mail-sending/migrations.ts";
+import { ATTEMPTS_NAME, ATTEMPTS_VERSION, attemptMigrationsSqlite } from "../mail-sending/attempt-migrations.ts";
 import { messengerMigrations } from "../messenger/migrations.ts";
 import { webhookDeliveryMigrations } from "../webhooks/migrations.ts";
 
@@ -146,6 +147,7 @@ export const migrations: Migration[] = [
   { version: 30, name: "dlp policy types and log", sql: dlpMigrations },
   { version: 40, name: "received mail", sql: mailboxMessageMigrations },
   { version: 20, name: "outgoing mail", sql: mailSendingMigrations },
+  { version: ATTEMPTS_VERSION, name: ATTEMPTS_NAME, sql: attemptMigrationsSqlite },
   ...certificateMigrations,
   { version: 41, name: "received mail: covering index of the list filters", sql: mailboxMessageFilterIndex },
   { version: 42, name: "received mail: distinct address lists for the from/to filters, narrow time index", sql: mailboxAddressListIndex },

@@ -112,9 +112,23 @@ export interface MessageSummary {
   clicks: number;
 }
 
+/** What one hand-over attempt of the `to` recipient led to (decision H3). */
+export type AttemptOutcome = "delivered" | "handed_over" | "delayed" | "bounced" | "soft_bounced" | "failed";
+
+export interface DeliveryAttempt {
+  /** 1 for the first attempt: the relay job's attempt count. */
+  attempt: number;
+  outcome: AttemptOutcome;
+  /** The server's reply, or why no server answered (no MX, connection refused, timeout). */
+  reason: string;
+  /** The server that answered or was tried, when one was found. */
+  host?: string;
+}
+
 export interface MessageDetail {
   message: { id: string; status: MessageStatus; relay: string | null; relayMessageId: string | null; toAddr: string; opens: number; clicks: number };
-  events: { event: HistoryEvent; at: string }[];
+  /** The `sent` event carries the attempts that followed it, oldest first. */
+  events: { event: HistoryEvent; at: string; attempts?: (DeliveryAttempt & { at: string })[] }[];
   links: { idx: number; url: string; clicks: number }[];
 }
 
@@ -154,6 +168,8 @@ export interface SentMessageRepository {
  * change joins (server/db/tx.ts); without it the change commits on its own.
  */
 export interface DeliveryOutcomes {
+  /** One attempt's outcome, in the same write as the status change it causes; a repeated attempt number is kept once. */
+  recordAttempt(id: string, attempt: DeliveryAttempt, tx?: Tx): MaybePromise<void>;
   /** sent|delayed -> delivered, with `mail.delivered`; `reply` is the recipient server's answer. */
   markDelivered(id: string, reply: string, tx?: Tx): MaybePromise<boolean>;
   /**

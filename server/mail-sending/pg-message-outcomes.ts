@@ -10,7 +10,7 @@ import type { Tx } from "../db/tx.ts";
 import type { EventType } from "../events/event-outbox.ts";
 import type { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
-import { bounceableFrom, type DeliveryOutcomes, type MessageFeedback, type MessageStatus, type TrackingInfo } from "./message-repository.ts";
+import { bounceableFrom, type DeliveryAttempt, type DeliveryOutcomes, type MessageFeedback, type MessageStatus, type TrackingInfo } from "./message-repository.ts";
 import { history, type PgMessageRow } from "./pg-sent-message-repository.ts";
 import { pgSuppress } from "./pg-suppression-rules.ts";
 
@@ -63,6 +63,13 @@ export class PgMessageOutcomes implements DeliveryOutcomes, MessageFeedback {
     if (r.campaign) ref.campaign = r.campaign;
     if (r.category) ref.category = r.category;
     await this.events.emit(c, r.project_id, type, { ...ref, ...data });
+  }
+
+  recordAttempt(id: string, a: DeliveryAttempt, tx?: Tx): Promise<void> {
+    return this.atomically(tx, async (c) => {
+      await c.query("INSERT INTO sent_message_attempts (message_id, attempt, at, outcome, reason, host) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+        [id, a.attempt, this.clock.now(), a.outcome, a.reason, a.host ?? null]);
+    });
   }
 
   /** sent|delayed -> delivered, with `mail.delivered`; `reply` is the recipient server's answer. */

@@ -13,6 +13,7 @@ import type {
   AcceptOutcome, AcceptRequest, AcceptResult, CancelResult, DispatchResult, FunnelCounts, HistoryEvent,
   MessageDetail, MessageStatus, MessageSummary, NewMessage, SentMessageRepository, StoredMessage,
 } from "./message-repository.ts";
+import { withAttempts, type AttemptRow } from "./attempt-history.ts";
 import { pgIsSuppressed } from "./pg-suppression-rules.ts";
 import { DISPATCH_JOB, RELAY_JOB, relayJobs, type DispatchJobPayload } from "./relay-jobs.ts";
 
@@ -193,9 +194,10 @@ export class PgSentMessageRepository implements SentMessageRepository {
     if (!r) return undefined;
     const events = await this.db.query<{ event: HistoryEvent; at: number }>("SELECT event, at FROM sent_message_events WHERE message_id = $1 ORDER BY at, seq", [id]);
     const links = await this.db.query<{ idx: number; url: string; clicks: number }>("SELECT idx, url, clicks FROM sent_message_links WHERE message_id = $1 ORDER BY idx", [id]);
+    const attempts = await this.db.query<AttemptRow>("SELECT attempt, at, outcome, reason, host FROM sent_message_attempts WHERE message_id = $1 ORDER BY attempt", [id]);
     return {
       message: { id: r.id, status: r.status, relay: r.relay, relayMessageId: r.relay_message_id, toAddr: r.to_addr, opens: r.opens, clicks: r.clicks },
-      events: events.map((e) => ({ event: e.event, at: new Date(e.at).toISOString() })),
+      events: withAttempts(events, attempts),
       links: links.map((l) => ({ idx: l.idx, url: l.url, clicks: l.clicks })),
     };
   }

@@ -5,6 +5,7 @@
 // accept transaction also holds an advisory lock on (project, key) so a concurrent duplicate on
 // another instance waits and replays instead of failing on the key.
 import type { PgMigration } from "../db/postgres/migrations.ts";
+import { ATTEMPTS_NAME, ATTEMPTS_VERSION, attemptMigrationsPg } from "./attempt-migrations.ts";
 
 export const mailSendingPgMigrations: PgMigration[] = [
   {
@@ -104,4 +105,5 @@ export const mailSendingPgMigrations: PgMigration[] = [
         PRIMARY KEY (template_id, version)
       );`,
   },
+  { version: ATTEMPTS_VERSION, name: ATTEMPTS_NAME, sql: attemptMigrationsPg },
 ];

@@ -10,7 +10,10 @@ import type { MailDomainRepository } from "../maildomains/maildomain-repository.
 import { notVerifiedText } from "../maildomains/not-verified.ts";
 import { composeMessage, dkimSign } from "./compose.ts";
 import type { LocalTransport } from "./local-transport.ts";
-import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository, StoredMessage } from "./message-repository.ts";
+import { isSandboxAddress, reactionOf, sandboxAnswer } from "./sandbox/sandbox-recipients.ts";
+import { SANDBOX_JOB, type SandboxJobPayload } from "./sandbox/sandbox-reactions.ts";
+import type { Tx } from "../db/tx.ts";
+import type { AttemptOutcome, DeliveryOutcomes, MaybePromise, MessageFeedback, SentMessageRepository, StoredMessage } from "./message-repository.ts";
 import { DISPATCH_JOB, RELAY_JOB, domainOf, type DispatchJobPayload, type RelayJobPayload } from "./relay-jobs.ts";
 import { nextRetryDelay } from "./retry-schedule.ts";
 import type { ReturnPaths } from "./verp.ts";
@@ -22,6 +25,8 @@ export interface RelayDeps {
   smtp: SmtpRelayOptions;
   /** Recipients whose mailboxes are here; absent, everything goes to an MX (or the smarthost). */
   local?: LocalTransport;
+  /** Enqueues in the caller's transaction (Backend.enqueue): a sandbox recipient's reaction follows its delivery. */
+  enqueue: (tx: Tx, kind: string, payload: unknown) => MaybePromise<unknown>;
   relayName: string;
   /** The signed envelope senders (T6), made at each attempt: a message queued before T6 leaves with one too. */
   returnPaths: ReturnPaths;
@@ -36,6 +41,9 @@ const IN_FLIGHT = new Set(["sent", "delayed"]);
  * the repositories answer a value or a promise, and the write passes on only the promise.
  */
 const settled = (answer: unknown): void | Promise<void> => (answer instanceof Promise ? answer.then(() => {}) : undefined);
+
+/** `next` after `first`, synchronously when `first` was (SQLite), else after its promise. */
+const then = (first: MaybePromise<unknown>, next: () => void | Promise<void>): void | Promise<void> => (first instanceof Promise ? first.then(next) : next());
 
 export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
   const log = deps.log ?? (() => {});
@@ -54,7 +62,9 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     // The To recipient's delivery and the copies' carry different addresses, so a Cc or Bcc
     // recipient who sees its own cannot report on the To recipient's (T7).
     const envelope = { from: deps.returnPaths.for(m, primary ? "to" : "copies"), to: rcpts };
-    // Local mailboxes first, before any smarthost: mail that stays here has no relay to go through.
+    // Test recipients and local mailboxes first, before any smarthost: mail that stays here has no
+    // relay to go through.
+    if (isSandboxAddress(rcpts[0])) return record(job.attempts, primary, m, rcpts, sandboxAnswer(rcpts, job.attempts), true);
     const local = deps.local !== undefined && (await deps.local.accepts(rcpts[0]));
     const result = local ? await deps.local!.deliver(envelope, signed) : await relayMessage(deps.smtp, envelope, signed);
     return record(job.attempts, primary, m, rcpts, result, local);
@@ -71,23 +81,39 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
       if (r.kind !== "accepted") log("copy not delivered", { messageId: m.id, rcpts, outcome: r.kind, reply: r.reply });
       return { done: true };
     }
+    const attempt = (outcome: AttemptOutcome, write: (tx: Tx) => MaybePromise<unknown>): JobOutcome["write"] => {
+      const host = "host" in r ? r.host : undefined;
+      if (outcome === "delayed" || outcome === "failed" || outcome === "soft_bounced") {
+        // Once per attempt, at warn: an operator sees why mail is not leaving without opening the API.
+        log("delivery attempt not delivered", { messageId: m.id, to: m.to, attempt: attempts, outcome, reason: r.reply, host });
+      }
+      return (tx) => then(deps.outcomes.recordAttempt(m.id, { attempt: attempts, outcome, reason: r.reply, host }, tx), () => settled(write(tx)));
+    };
     switch (r.kind) {
       case "accepted":
         // A smarthost's 250 is a hand-over to another relay, not delivery (S11, S12).
-        if (deps.smtp.smarthost && !local) return { done: true, write: (tx) => settled(deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply, tx)) };
-        return { done: true, write: (tx) => settled(deps.outcomes.markDelivered(m.id, r.reply, tx)) };
+        if (deps.smtp.smarthost && !local) return { done: true, write: attempt("handed_over", (tx) => deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply, tx)) };
+        return { done: true, write: attempt("delivered", (tx) => then(deps.outcomes.markDelivered(m.id, r.reply, tx), () => sandboxReaction(m, tx))) };
       case "rejected":
-        return { done: true, write: (tx) => settled(deps.outcomes.markBounced(m.id, { bounceType: "hard", reason: r.reply }, tx)) };
+        return { done: true, write: attempt("bounced", (tx) => deps.outcomes.markBounced(m.id, { bounceType: "hard", reason: r.reply }, tx)) };
       case "unroutable":
-        return stop(true, m, r.reply);
+        return { done: true, write: attempt("failed", (tx) => deps.outcomes.markFailed(m.id, r.reply, tx)) };
       case "deferred": {
         const delay = nextRetryDelay(attempts);
-        if (delay !== undefined) return { retryAt: deps.clock.now() + delay, error: r.reply, write: (tx) => settled(deps.outcomes.markDelayed(m.id, r.reply, tx)) };
+        if (delay !== undefined) return { retryAt: deps.clock.now() + delay, error: r.reply, write: attempt("delayed", (tx) => deps.outcomes.markDelayed(m.id, r.reply, tx)) };
         // Retries exhausted: a server that kept answering 4xx is a soft bounce; none answering, a failure.
-        if (r.code !== undefined) return { done: true, write: (tx) => settled(deps.outcomes.markBounced(m.id, { bounceType: "soft", reason: r.reply }, tx)) };
-        return stop(true, m, `no attempt reached a recipient server: ${r.reply}`);
+        if (r.code !== undefined) return { done: true, write: attempt("soft_bounced", (tx) => deps.outcomes.markBounced(m.id, { bounceType: "soft", reason: r.reply }, tx)) };
+        const reason = `no attempt reached a recipient server: ${r.reply}`;
+        return { done: true, write: attempt("failed", (tx) => deps.outcomes.markFailed(m.id, reason, tx)) };
       }
     }
+  }
+
+  /** A sandbox recipient's reaction (a DSN, a complaint, an open, a click) after its delivery. */
+  function sandboxReaction(m: StoredMessage, tx: Tx): void | Promise<void> {
+    const reaction = isSandboxAddress(m.to) ? reactionOf(m.to) : undefined;
+    if (!reaction) return;
+    return settled(deps.enqueue(tx, SANDBOX_JOB, { messageId: m.id, reaction } satisfies SandboxJobPayload));
   }
 
   return {

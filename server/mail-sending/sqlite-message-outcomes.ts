@@ -8,7 +8,7 @@ import type { Tx } from "../db/tx.ts";
 import type { EventOutbox, EventType } from "../events/event-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
 import { atomically } from "./atomic.ts";
-import { bounceableFrom, type DeliveryOutcomes, type HistoryEvent, type MessageFeedback, type MessageStatus, type TrackingInfo } from "./message-repository.ts";
+import { bounceableFrom, type DeliveryAttempt, type DeliveryOutcomes, type HistoryEvent, type MessageFeedback, type MessageStatus, type TrackingInfo } from "./message-repository.ts";
 import type { MessageRow } from "./sqlite-sent-message-repository.ts";
 import { suppress } from "./suppression-rules.ts";
 
@@ -44,6 +44,11 @@ export class SqliteMessageOutcomes implements DeliveryOutcomes, MessageFeedback 
     if (r.campaign) ref.campaign = r.campaign;
     if (r.category) ref.category = r.category;
     this.events.emit(r.project_id, type, { ...ref, ...data });
+  }
+
+  recordAttempt(id: string, a: DeliveryAttempt, _tx?: Tx): void {
+    prepare(this.db, "INSERT INTO sent_message_attempts (message_id, attempt, at, outcome, reason, host) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+      .run(id, a.attempt, this.clock.now(), a.outcome, a.reason, a.host ?? null);
   }
 
   markDelivered(id: string, reply: string, _tx?: Tx): boolean {

@@ -7,6 +7,7 @@ import { writeOnSqlite, type Tx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import { atomically } from "./atomic.ts";
+import { withAttempts, type AttemptRow } from "./attempt-history.ts";
 import type {
   AcceptOutcome, AcceptRequest, AcceptResult, CancelResult, DispatchResult, FunnelCounts, HistoryEvent,
   MessageDetail, MessageStatus, MessageSummary, NewMessage, SentMessageRepository, StoredMessage,
@@ -162,9 +163,10 @@ export class SqliteSentMessageRepository implements SentMessageRepository {
     if (!r) return undefined;
     const events = prepare(this.db, "SELECT event, at FROM sent_message_events WHERE message_id = ? ORDER BY at, rowid").all(id) as { event: HistoryEvent; at: number }[];
     const links = prepare(this.db, "SELECT idx, url, clicks FROM sent_message_links WHERE message_id = ? ORDER BY idx").all(id) as { idx: number; url: string; clicks: number }[];
+    const attempts = prepare(this.db, "SELECT attempt, at, outcome, reason, host FROM sent_message_attempts WHERE message_id = ? ORDER BY attempt").all(id) as unknown as AttemptRow[];
     return {
       message: { id: r.id, status: r.status, relay: r.relay, relayMessageId: r.relay_message_id, toAddr: r.to_addr, opens: r.opens, clicks: r.clicks },
-      events: events.map((e) => ({ event: e.event, at: new Date(e.at).toISOString() })),
+      events: withAttempts(events, attempts),
       links: links.map((l) => ({ idx: l.idx, url: l.url, clicks: l.clicks })),
     };
   }

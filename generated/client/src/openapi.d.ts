@@ -1067,6 +1067,12 @@ export interface components {
             contentType?: string;
             filename: string;
         };
+        /**
+         * @description What one delivery attempt led to. New values may be added within /v1 (decision V1): treat an
+         *     unknown one as "not delivered yet".
+         * @enum {string}
+         */
+        AttemptOutcome: "delivered" | "handed_over" | "delayed" | "bounced" | "soft_bounced" | "failed";
         /** @description One recipient of a batch, with its own substitutions and optional overrides. */
         BatchMessage: {
             attachments?: components["schemas"]["Attachment"][];
@@ -1330,6 +1336,21 @@ export interface components {
         };
         DeletedResponse: {
             deleted: boolean;
+        };
+        /** @description One attempt to deliver a message to its `to` recipient. */
+        DeliveryAttempt: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: int32
+             * @description 1 for the first attempt.
+             */
+            attempt: number;
+            /** @description The server that answered or was tried, when one was found. */
+            host?: string;
+            outcome: components["schemas"]["AttemptOutcome"];
+            /** @description The server's reply, or why no server answered: `MX lookup of example.org failed: ESERVFAIL`, `ECONNREFUSED: connect ECONNREFUSED 192.0.2.25:25`, `451 4.2.2 mailbox full`. */
+            reason: string;
         };
         /**
          * @description pending (waiting for an attempt), delivered (a 2xx came back), failed (retries exhausted).
@@ -1898,6 +1919,11 @@ export interface components {
              * @description When it happened.
              */
             at?: string;
+            /**
+             * @description On the `sent` event: each attempt to hand the message to its `to` recipient's server, oldest
+             *     first, with what it led to and why (decision H3). A `delayed` message says here why it waits.
+             */
+            attempts?: components["schemas"]["DeliveryAttempt"][];
             /** @enum {string} */
             event: "sent" | "delivered" | "opened" | "clicked";
         };
