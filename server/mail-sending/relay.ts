@@ -74,7 +74,8 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     return { done: true, write: primary ? (tx) => settled(deps.outcomes.markFailed(m.id, reason, tx)) : undefined };
   }
 
-  function record(attempts: number, primary: boolean, m: StoredMessage, rcpts: string[], r: RelayResult, local: boolean): JobOutcome {
+  /** `final`: the answer came from the recipient's own side (a mailbox here, the sandbox), never a smarthost's hand-over. */
+  function record(attempts: number, primary: boolean, m: StoredMessage, rcpts: string[], r: RelayResult, final: boolean): JobOutcome {
     if (!primary) {
       // Cc and Bcc copies: delivered, refused or retried; only the `to` recipient moves the status.
       if (r.kind === "deferred" && nextRetryDelay(attempts) !== undefined) return { retryAt: deps.clock.now() + nextRetryDelay(attempts)!, error: r.reply };
@@ -92,7 +93,7 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
     switch (r.kind) {
       case "accepted":
         // A smarthost's 250 is a hand-over to another relay, not delivery (S11, S12).
-        if (deps.smtp.smarthost && !local) return { done: true, write: attempt("handed_over", (tx) => deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply, tx)) };
+        if (deps.smtp.smarthost && !final) return { done: true, write: attempt("handed_over", (tx) => deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply, tx)) };
         return { done: true, write: attempt("delivered", (tx) => then(deps.outcomes.markDelivered(m.id, r.reply, tx), () => sandboxReaction(m, tx))) };
       case "rejected":
         return { done: true, write: attempt("bounced", (tx) => deps.outcomes.markBounced(m.id, { bounceType: "hard", reason: r.reply }, tx)) };

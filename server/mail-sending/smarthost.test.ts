@@ -136,3 +136,13 @@ it("a 4xx from the smarthost is delayed and retried; its later 250 makes it sent
   expect(d.message).toMatchObject({ status: "sent", relayMessageId: "SMART1X" });
   expect(eventTypes()).not.toContain("mail.delivered");
 });
+
+it("mail to a mailbox of this deployment and to a sandbox recipient is delivered here, not handed to the smarthost (H1, H4)", async () => {
+  expect((await t.api("POST", "/v1/mailboxes", { name: "erin", domain: t.domain, password: "correct horse battery" })).status).toBe(200);
+  const local = await send(`erin@${t.domain}`);
+  const sandbox = await send("delivered@sandbox.platform.test");
+  await p.worker.drain();
+  expect(received).toHaveLength(0);
+  expect((await detail(local.body.id)).message).toMatchObject({ status: "delivered" });
+  expect((await detail(sandbox.body.id)).message).toMatchObject({ status: "delivered" });
+});
