@@ -132,3 +132,30 @@ it("the README's sandbox program gets each outcome's event, signature verified, 
   });
   expect(tagged.body.status).toBe("sent");
 });
+
+it("an unknown sandbox local part is refused naming the valid ones; opened@ without tracking shows no open, as a real recipient's could not", async () => {
+  const unknown = await demo.api("POST", "/v1/mail/send", {
+    from: "hello@example.test",
+    to: "whoever@sandbox.platform.test",
+    subject: "?",
+    text: "x",
+  });
+  const untracked = await demo.api("POST", "/v1/mail/send", {
+    from: "hello@example.test",
+    to: "opened+plain@sandbox.platform.test",
+    subject: "Plain",
+    text: "x",
+  });
+  await p.worker.drain();
+  const refused = (await demo.api("GET", `/v1/mail/messages/${unknown.body.id}`)).body;
+  expect(refused.message.status).toBe("bounced");
+  expect(refused.events[0].attempts[0]).toMatchObject({
+    outcome: "bounced",
+    reason: expect.stringContaining(
+      "delivered, bounced, softbounced, complained, opened, clicked, delayed",
+    ),
+  });
+  const plain = (await demo.api("GET", `/v1/mail/messages/${untracked.body.id}`)).body;
+  expect(plain.message).toMatchObject({ status: "delivered", opens: 0 });
+  expect(plain.events.map((e: { event: string }) => e.event)).toEqual(["sent", "delivered"]);
+});
