@@ -177,7 +177,7 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     enqueue: (tx, kind, payload) => s.backend.enqueue(tx, kind, payload),
     smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowLoopback: config.relay.allowLoopback, smarthost: config.relay.smarthost },
   }));
-  services.jobHandlers[SANDBOX_JOB] = sandboxReactionHandler({ messages: services.sentMessages, feedback: services.mailFeedback, inbound: inboundDelivery, clock });
+  services.jobHandlers[SANDBOX_JOB] = sandboxReactionHandler({ messages: services.sentMessages, feedback: services.mailFeedback, inbound: inboundDelivery, returnPaths: services.returnPaths, clock });
   Object.assign(services.jobHandlers, certificateJobs({ ...services, certs: services.certificates }));
   Object.assign(services.jobHandlers, verificationJobHandlers({
     mailDomains: services.mailDomains, zones: services.zones, resolver: services.resolver, backend: services.backend, now: () => clock.now(),

@@ -17,6 +17,7 @@ import type { MessageFeedback, SentMessageRepository } from "../message-reposito
 import { LOCAL_HOP_ADDRESS } from "../local-transport.ts";
 import { SANDBOX_DOMAIN, type SandboxReaction } from "./sandbox-recipients.ts";
 import { sandboxArf, sandboxDsn } from "./sandbox-reports.ts";
+import type { ReturnPaths } from "../verp.ts";
 
 export const SANDBOX_JOB = "mail.sandbox";
 
@@ -29,6 +30,8 @@ export interface SandboxReactionDeps {
   messages: SentMessageRepository;
   feedback: MessageFeedback;
   inbound: InboundDeliveryDeps;
+  /** The signed return path the message left with (T6): reports go where a real server sends them. */
+  returnPaths: ReturnPaths;
   clock: Clock;
 }
 
@@ -44,18 +47,19 @@ export function sandboxReactionHandler(deps: SandboxReactionDeps): JobHandler {
       else if (info.links.length > 0) await deps.feedback.recordClick(messageId, info.links[0].idx);
       return { done: true };
     }
+    const returnPath = deps.returnPaths.for(m, "to");
     const raw = await composeMessage(m);
     const end = raw.indexOf("\r\n\r\n");
-    const input = { returnPath: m.returnPath, recipient: m.to, originalHeaders: raw.subarray(0, end < 0 ? raw.length : end).toString("utf8"), date: new Date(deps.clock.now()) };
+    const input = { returnPath, recipient: m.to, originalHeaders: raw.subarray(0, end < 0 ? raw.length : end).toString("utf8"), date: new Date(deps.clock.now()) };
     const report = reaction === "bounced" ? sandboxDsn(input) : sandboxArf(input);
     // An address nothing claims any more (the sender domain gone): the report bounces, as a real one would.
-    if (await refusalOf(deps.inbound, m.returnPath.toLowerCase())) return { done: true };
+    if (await refusalOf(deps.inbound, returnPath.toLowerCase())) return { done: true };
     // From the null sender, as every DSN and feedback report; a temporary refusal (451) retries the job.
     await deliverInbound(deps.inbound, report, {
       remoteAddress: LOCAL_HOP_ADDRESS,
       helo: SANDBOX_DOMAIN,
       mailFrom: "",
-      recipients: [m.returnPath.toLowerCase()],
+      recipients: [returnPath.toLowerCase()],
       secure: false,
       sessionId: `sandbox-${job.id}`,
     });
