@@ -35,8 +35,11 @@ if (!(await waitForHttp(`http://127.0.0.1:${port}/v1/groups`, 60_000, () => aliv
 // Prism answers an undeclared method 405 without the Allow header RFC 9110 requires (README).
 const config = path.join(mkdtempSync(path.join(os.tmpdir(), "conformance-mock-")), "config.json");
 writeFileSync(config, JSON.stringify({ requireAllowHeader: false }));
+// Prism has no serializer for a binary body ("Cannot find serializer for application/octet-stream",
+// a 500 on every request): the downloads of decision M9 are left to the reference server (README).
+const PRISM_CANNOT_SERVE = ["getMailboxMessageAttachment", "getMailboxMessageRaw"];
 const code = await main([
-  "run", "--config", config, "--base-url", `http://127.0.0.1:${port}`, "--checks", STATELESS_CHECKS.join(","), "--phases", "examples,coverage,fuzzing",
+  "run", "--config", config, ...PRISM_CANNOT_SERVE.flatMap((id) => ["--exclude-operation-id", id]), "--base-url", `http://127.0.0.1:${port}`, "--checks", STATELESS_CHECKS.join(","), "--phases", "examples,coverage,fuzzing",
   "--mode", "positive", "--strict-coverage", "-H", `Authorization: Bearer platform_sk_${"0".repeat(32)}`, ...process.argv.slice(2),
 ]);
 prism.kill("SIGTERM");
