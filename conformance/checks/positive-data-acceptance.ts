@@ -3,8 +3,7 @@
 // outcome, except 400, which says "your input is malformed" and contradicts the schema.
 import type { Check } from "../engine/check-api.ts";
 import { judgesData, responseFor, short } from "../engine/response-spec.ts";
-import { unvalidatedParamReason, unvalidatedReason } from "../engine/validator.ts";
-import type { Operation } from "../engine/types.ts";
+import { requestUnjudged } from "../engine/unjudged.ts";
 
 const ALWAYS_FAIR = new Set([401, 403, 404, 429]);
 
@@ -21,13 +20,8 @@ export const positiveDataAcceptance: Check = {
     const documented = responseFor(ex.operation, status);
     if (status !== 400 && documented && documented.status !== "DEFAULT" && !/XX$/.test(documented.status)) return [];
     // The case was called valid by schemas ajv could not compile: it may not be, so no verdict.
-    const unjudged = requestUnvalidated(ex.operation);
+    const unjudged = requestUnjudged(ex.operation);
     if (unjudged) return { unvalidated: unjudged };
     return [{ message: `valid input refused with ${status}: ${short(ex.response.text, 200)}`, expected: "2xx (or 401/403/404)", got: String(status) }];
   },
 };
-
-/** Why a request schema of the operation cannot be validated against, if one cannot. */
-function requestUnvalidated(op: Operation): string | undefined {
-  return unvalidatedReason(op.body?.schema) ?? op.parameters.map((p) => unvalidatedParamReason(p.schema)).find(Boolean);
-}

@@ -33,7 +33,7 @@ function paramArb(op: Operation, p: Parameter, opts: CaseOptions): fc.Arbitrary<
 
 /** Where an operation sits in the contract, as a JSON pointer. */
 export function operationPointer(op: Operation): string {
-  return `#/paths/${pointerToken(op.path)}/${op.method.toLowerCase()}`;
+  return `#/paths/${pointerToken(op.pathKey ?? op.path)}/${op.method.toLowerCase()}`;
 }
 
 /** Parameters are named by `in` and name rather than by index: path- and operation-level ones are merged. */

@@ -1,11 +1,9 @@
 // Turns any OpenAPI 3.0 or 3.1 document into the flat list of operations the engine works on.
 // Generators and validators never meet a `$ref`: references are resolved here, to shared objects.
-import { readFile } from "node:fs/promises";
-import { gunzipSync } from "node:zlib";
-import { parse as parseYaml } from "yaml";
 import type { Contract, HeaderSpec, LinkSpec, MediaSpec, Operation, Parameter, ResponseSpec } from "./types.ts";
-import { SchemaBuilder } from "./schema-normalize.ts";
+import { SchemaBuilder, unresolvedSchema } from "./schema-normalize.ts";
 import { escapePointer, RefResolver } from "./dereference.ts";
+import { loadDocuments, locationUrl, parseDocument, readDocument, type DocumentSet } from "./documents.ts";
 import { preferredMediaType } from "./media-types.ts";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
@@ -24,42 +22,52 @@ export class ServerUnreachable extends ContractError {
 }
 
 export async function loadContract(location: string, scopeExtension = "x-platform-scope"): Promise<Contract> {
+  const root = locationUrl(location);
   let text: string;
   try {
-    const bytes = location.startsWith("http://") || location.startsWith("https://")
-      ? Buffer.from(await (await fetch(location)).arrayBuffer())
-      : await readFile(location);
-    // Large public contracts are kept gzipped (conformance/fixtures/contracts/).
-    text = (location.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
+    text = await readDocument(root);
   } catch (error) {
     throw new ContractError(`cannot read contract ${location}: ${(error as Error).message}`);
   }
   let doc: any;
   try {
-    doc = location.replace(/\.gz$/, "").endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+    doc = parseDocument(text, root);
   } catch (error) {
     throw new ContractError(`contract ${location} is not valid JSON/YAML: ${(error as Error).message}`);
   }
-  return buildContract(doc, scopeExtension);
+  // Files and URLs its references name, read before anything is built (multi-file contracts).
+  return buildContract(doc, scopeExtension, await loadDocuments(root, doc));
 }
 
 /**
  * The document is read, never changed: schemas are built beside it (schema-normalize.ts), shared
- * wherever a reference is, and only those the operations reach.
+ * wherever a reference is, and only those the operations reach. `documents` holds the files and
+ * URLs the references name (loadContract reads them); without it only local references resolve.
  */
-export function buildContract(doc: any, scopeExtension = "x-platform-scope"): Contract {
+export function buildContract(doc: any, scopeExtension = "x-platform-scope", documents?: DocumentSet): Contract {
   const version = String(doc?.openapi ?? "");
   if (!/^3\.[01]\./.test(version)) throw new ContractError(`unsupported document: openapi "${version}" (need 3.0.x or 3.1.x)`);
-  const is30 = version.startsWith("3.0");
-  const resolver = new RefResolver(doc);
-  const schemas = new SchemaBuilder(resolver);
+  // readOnly and writeOnly mean different things on the two sides of an exchange: one view each.
+  // Where no schema the operations reach marks anything so, one set of shared schemas serves both
+  // (found by building once: only what the operations reach is ever read).
+  const neutral = build(doc, scopeExtension, documents, false);
+  return neutral.sided ? build(doc, scopeExtension, documents, true).contract : neutral.contract;
+}
+
+function build(doc: any, scopeExtension: string, documents: DocumentSet | undefined, sided: boolean): { contract: Contract; sided: boolean } {
+  const is30 = String(doc.openapi).startsWith("3.0");
+  const resolver = new RefResolver(doc, documents);
+  const request = new SchemaBuilder(resolver, sided ? "request" : undefined);
+  const b: Build = { doc, resolver, request, response: sided ? new SchemaBuilder(resolver, "response") : request };
   const operations: Operation[] = [];
   for (const [path, item0] of Object.entries<any>(doc.paths ?? {})) {
     const { node: item, pointer } = resolver.follow(item0, `#/paths/${escapePointer(path)}`);
     for (const method of METHODS) {
-      const op = item?.[method];
-      if (!op) continue;
-      operations.push(buildOperation({ doc, resolver, schemas }, path, method, item, op, `${pointer}/${method}`, scopeExtension));
+      if (!item?.[method]) continue;
+      // Operations written as a `$ref` (DigitalOcean: `get: {$ref: resources/.../list.yml}`) are
+      // not in the specification, but tools resolve them, and so does the suite.
+      const { node: op, pointer: at } = resolver.follow(item[method], `${pointer}/${method}`);
+      if (op) operations.push(buildOperation(b, path, method, item, pointer, op, at, scopeExtension));
     }
   }
   const ids = new Set<string>();
@@ -72,64 +80,80 @@ export function buildContract(doc: any, scopeExtension = "x-platform-scope"): Co
   const securitySchemes = Object.fromEntries(
     Object.entries<any>(doc.components?.securitySchemes ?? {}).map(([name, s]) => [name, resolver.follow(s, `#/components/securitySchemes/${escapePointer(name)}`).node]),
   );
-  return {
+  const contract: Contract = {
     version: is30 ? "3.0" : "3.1",
     title: doc.info?.title ?? "API",
     operations,
     securitySchemes,
     scopes,
-    raw: doc.webhooks ? { ...doc, webhooks: buildWebhooks({ doc, resolver, schemas }) } : doc,
+    raw: doc.webhooks ? { ...doc, webhooks: buildWebhooks(b) } : doc,
     warnings: resolver.warnings,
   };
+  return { contract, sided: request.sawAccessMarker };
 }
 
 interface Build {
   doc: any;
   resolver: RefResolver;
-  schemas: SchemaBuilder;
+  /** schemas of what the client sends: readOnly properties are not required (nor sent) */
+  request: SchemaBuilder;
+  /** schemas of what the server answers: writeOnly properties are not required (nor expected) */
+  response: SchemaBuilder;
 }
 
 /** Webhook payload schemas, the one part of the raw document checks and fixtures read. */
-function buildWebhooks({ doc, resolver, schemas }: Build): Record<string, any> {
+function buildWebhooks({ doc, resolver, request }: Build): Record<string, any> {
   const out: Record<string, any> = {};
   for (const [event, item0] of Object.entries<any>(doc.webhooks)) {
     const { node: item, pointer } = resolver.follow(item0, `#/webhooks/${escapePointer(event)}`);
     const { node: body, pointer: at } = resolver.follow(item?.post?.requestBody, `${pointer}/post/requestBody`);
     const content = Object.fromEntries(
-      Object.entries<any>(body?.content ?? {}).map(([m, media]) => [m, { ...media, schema: media?.schema === undefined ? undefined : schemas.build(media.schema, `${at}/content/${escapePointer(m)}/schema`) }]),
+      Object.entries<any>(body?.content ?? {}).map(([m, media]) => [m, { ...media, schema: media?.schema === undefined ? undefined : request.build(media.schema, `${at}/content/${escapePointer(m)}/schema`) }]),
     );
     out[event] = { ...item, post: { ...item?.post, requestBody: body && { ...body, content } } };
   }
   return out;
 }
 
-function buildOperation(b: Build, path: string, method: string, item: any, op: any, at: string, scopeExt: string): Operation {
-  const { doc, resolver, schemas } = b;
-  const schema = (s: unknown, pointer: string) => (s === undefined ? undefined : schemas.build(s, pointer));
+/**
+ * OpenAPI 3.x: header parameters with these names are ignored. Content negotiation and credentials
+ * come from the content maps and the security schemes (PagerDuty declares `Accept` as any string on
+ * 424 operations, DigitalOcean a `Content-Type` enum that allows YAML).
+ */
+const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+
+function buildOperation(b: Build, key: string, method: string, item: any, itemAt: string, op: any, at: string, scopeExt: string): Operation {
+  const { doc, resolver } = b;
+  const requestSchema = (s: unknown, pointer: string) => (s === undefined ? undefined : b.request.build(s, pointer));
+  const responseSchema = (s: unknown, pointer: string) => (s === undefined ? undefined : b.response.build(s, pointer));
+  // What the operation's requests depend on and the suite could not resolve: data checks cannot judge.
+  const unresolved: string[] = [];
   // Operation-level parameters override path-level ones with the same name and location.
   const byKey = new Map<string, { p: any; pointer: string }>();
-  const itemAt = at.slice(0, at.lastIndexOf("/"));
-  for (const [list, base] of [[item.parameters, `${itemAt}/parameters`], [op.parameters, `${at}/parameters`]] as const) {
-    (list ?? []).forEach((p0: any, i: number) => {
-      const { node: p, pointer } = resolver.follow(p0, `${base}/${i}`);
+  for (const [list0, base] of [[item.parameters, `${itemAt}/parameters`], [op.parameters, `${at}/parameters`]] as const) {
+    const { node: list } = resolver.follow(list0, base);
+    (Array.isArray(list) ? list : []).forEach((p0: any, i: number) => {
+      const { node: p, pointer, problem } = resolver.follow(p0, `${base}/${i}`);
+      if (problem) unresolved.push(problem);
       if (p) byKey.set(`${p.in}:${p.name}`, { p, pointer });
     });
   }
   const parameters: Parameter[] = [...byKey.values()]
-    .filter(({ p }) => p.in === "path" || p.in === "query" || p.in === "header")
+    .filter(({ p }) => p.in === "path" || p.in === "query" || (p.in === "header" && !IGNORED_HEADERS.has(String(p.name).toLowerCase())))
     .map(({ p, pointer }) => ({
       name: p.name,
       in: p.in,
       required: p.in === "path" ? true : Boolean(p.required),
       schema: (p.schema !== undefined
-        ? schema(p.schema, `${pointer}/schema`)
-        : schema(p.content?.["application/json"]?.schema, `${pointer}/content/application~1json/schema`)) ?? {},
+        ? requestSchema(p.schema, `${pointer}/schema`)
+        : requestSchema(p.content?.["application/json"]?.schema, `${pointer}/content/application~1json/schema`)) ?? {},
       examples: collectExamples(resolver, p, pointer),
       ...(p.style !== undefined ? { style: String(p.style) } : {}),
       ...(p.explode !== undefined ? { explode: Boolean(p.explode) } : {}),
     }));
   let body: Operation["body"];
-  const { node: requestBody, pointer: bodyAt } = resolver.follow(op.requestBody, `${at}/requestBody`);
+  const { node: requestBody, pointer: bodyAt, problem: bodyProblem } = resolver.follow(op.requestBody, `${at}/requestBody`);
+  if (bodyProblem) unresolved.push(bodyProblem);
   const content = requestBody?.content;
   if (content) {
     // JSON where offered, else a form, multipart or text type the suite can encode (media-types.ts).
@@ -139,33 +163,37 @@ function buildOperation(b: Build, path: string, method: string, item: any, op: a
       encoding: content[mediaType]?.encoding,
       required: Boolean(requestBody.required),
       mediaType,
-      schema: schema(content[mediaType]?.schema, `${mediaAt}/schema`) ?? {},
+      schema: requestSchema(content[mediaType]?.schema, `${mediaAt}/schema`) ?? {},
       examples: collectExamples(resolver, content[mediaType], mediaAt),
     };
   }
   const responses: ResponseSpec[] = Object.entries<any>(op.responses ?? {}).map(([status, r0]) => {
-    const { node: r, pointer: rAt } = resolver.follow(r0, `${at}/responses/${escapePointer(status)}`);
+    const { node: r, pointer: rAt, problem } = resolver.follow(r0, `${at}/responses/${escapePointer(status)}`);
     const headers: Record<string, HeaderSpec> = {};
     for (const [name, h0] of Object.entries<any>(r?.headers ?? {})) {
-      const { node: h, pointer: hAt } = resolver.follow(h0, `${rAt}/headers/${escapePointer(name)}`);
-      headers[name.toLowerCase()] = { required: Boolean(h?.required), schema: schema(h?.schema, `${hAt}/schema`) };
+      const { node: h, pointer: hAt, problem: hProblem } = resolver.follow(h0, `${rAt}/headers/${escapePointer(name)}`);
+      headers[name.toLowerCase()] = { required: Boolean(h?.required), schema: hProblem ? unresolvedSchema(hProblem) : responseSchema(h?.schema, `${hAt}/schema`) };
     }
     const mediaTypes: Record<string, MediaSpec> = {};
     for (const [m, media] of Object.entries<any>(r?.content ?? {})) {
       const mAt = `${rAt}/content/${escapePointer(m)}`;
-      mediaTypes[m] = { schema: schema(media?.schema, `${mAt}/schema`), examples: collectExamples(resolver, media, mAt) };
+      mediaTypes[m] = { schema: responseSchema(media?.schema, `${mAt}/schema`), examples: collectExamples(resolver, media, mAt) };
     }
     const links: LinkSpec[] = Object.entries<any>(r?.links ?? {}).map(([name, l0]) => {
       const l = resolver.follow(l0, `${rAt}/links/${escapePointer(name)}`).node ?? {};
       return { name, operationId: l.operationId ?? resolveOperationRef(doc, l.operationRef), parameters: l.parameters ?? {} };
     });
-    return { status: String(status).toUpperCase(), headers, content: mediaTypes, links };
+    return { status: String(status).toUpperCase(), headers, content: mediaTypes, links, ...(problem ? { unresolved: problem } : {}) };
   });
   const security: string[][] = (op.security ?? doc.security ?? []).map((req: any) => Object.keys(req));
+  // `/files/{file_id}#get_shared_link` (Box): the fragment tells two operations on one URL apart.
+  // It names the operation; it is never sent.
+  const path = key.includes("#") ? key.slice(0, key.indexOf("#")) : key;
   return {
-    id: op.operationId ?? `${method.toUpperCase()} ${path}`,
+    id: op.operationId ?? `${method.toUpperCase()} ${key}`,
     method: method.toUpperCase(),
     path,
+    ...(path !== key ? { pathKey: key } : {}),
     tags: op.tags ?? [],
     parameters,
     body,
@@ -173,6 +201,7 @@ function buildOperation(b: Build, path: string, method: string, item: any, op: a
     security,
     scope: op[scopeExt],
     raw: op,
+    ...(unresolved.length ? { unresolved } : {}),
   };
 }
 

@@ -56,6 +56,38 @@ export function isSharedSchema(schema: unknown): boolean {
   return Boolean(schema && typeof schema === "object" && shared.has(schema));
 }
 
+// Schemas standing for a reference the suite could not follow, and why: the validator refuses to
+// judge against them (every check that needs one says "unvalidated"), generators see any value.
+const unresolved = new WeakMap<object, string>();
+
+/** A schema for a reference that could not be followed: `problem` names its pointer and why. */
+export function unresolvedSchema(problem: string): JsonSchema {
+  const out = {};
+  unresolved.set(out, problem);
+  return out;
+}
+
+/** Why a built schema node stands for nothing (a dangling or unreadable reference), if it does. */
+export function unresolvedReason(schema: unknown): string | undefined {
+  return schema && typeof schema === "object" ? unresolved.get(schema) : undefined;
+}
+
+/**
+ * Which side of an exchange a schema describes. OpenAPI: a readOnly property is not sent by the
+ * client and its `required` applies to responses only; a writeOnly one is not returned and its
+ * `required` applies to requests only. Each view drops the other side's requirement and marker, so
+ * "required" and "marked readOnly/writeOnly" mean, on each side, what a client or server must do.
+ */
+export type SchemaView = "request" | "response";
+
+/** Whether a built property is marked readOnly (request view) or writeOnly (response view). */
+export function notOnThisSide(prop: unknown): boolean {
+  if (!prop || typeof prop !== "object") return false;
+  const p: any = prop;
+  if (p.readOnly === true || p.writeOnly === true) return true;
+  return ["allOf", "anyOf"].some((k) => Array.isArray(p[k]) && (k === "allOf" ? p[k].some(notOnThisSide) : p[k].every((b: any) => notOnThisSide(b) || b?.type === "null")));
+}
+
 /** Where `$recursiveRef: "#"` and `$dynamicRef: "#name"` lead: the component being built, or a closer anchor. */
 interface Scope {
   root?: object;
@@ -70,9 +102,13 @@ export class SchemaBuilder {
   private depth = 0;
 
   private readonly resolver: RefResolver;
+  private readonly view: SchemaView | undefined;
+  /** whether any schema built so far is marked readOnly or writeOnly */
+  sawAccessMarker = false;
 
-  constructor(resolver: RefResolver) {
+  constructor(resolver: RefResolver, view?: SchemaView) {
     this.resolver = resolver;
+    this.view = view;
   }
 
   /** The built schema for a raw schema at `pointer`; the same raw node always gives the same object. */
@@ -112,15 +148,15 @@ export class SchemaBuilder {
   }
 
   private reference(raw: any, pointer: string): any {
-    const target = this.resolver.lookup(raw.$ref, pointer);
-    if (target === undefined) return {};
+    const { node: target, pointer: targetAt, problem } = this.resolver.resolve(raw.$ref, pointer);
+    if (target === undefined) return unresolvedSchema(problem ?? `${pointer}: reference ${raw.$ref} cannot be followed`);
     const siblings = Object.keys(raw).filter((k) => k !== "$ref" && !ANNOTATIONS.has(k) && !k.startsWith("x-"));
     if (!siblings.length) {
       const known = target && typeof target === "object" ? this.memo.get(target) : undefined;
-      const out = known ? this.reuse(known, pointer) : this.node(target, raw.$ref, undefined);
+      const out = known ? this.reuse(known, pointer) : this.node(target, targetAt, undefined);
       if (out && typeof out === "object") {
         shared.add(out);
-        if (!pointers.has(out)) pointers.set(out, raw.$ref);
+        if (!pointers.has(out)) pointers.set(out, targetAt);
       }
       return out;
     }
@@ -129,7 +165,7 @@ export class SchemaBuilder {
     // becomes an `allOf` branch, which is what 3.1 says siblings mean.
     const out: any = {};
     this.memo.set(raw, out);
-    const base = this.resolver.follow(target, raw.$ref).node;
+    const base = this.resolver.follow(target, targetAt).node;
     const own = Object.fromEntries(siblings.map((k) => [k, raw[k]]));
     const clash = base && typeof base === "object" && siblings.some((k) => k in base && k !== "nullable" && JSON.stringify(base[k]) !== JSON.stringify(raw[k]));
     const merged = clash || !base || typeof base !== "object" ? { allOf: [{ $ref: raw.$ref }], ...own } : { ...base, ...own };
@@ -167,6 +203,18 @@ export class SchemaBuilder {
     }
     this.open.delete(out);
     dialect(out);
+    if (raw.readOnly === true || raw.writeOnly === true) this.sawAccessMarker = true;
+    if (this.view) sideOf(out, this.view);
+  }
+}
+
+/** The view's reading of readOnly/writeOnly, in place on a node being built (SchemaView). */
+function sideOf(out: any, view: SchemaView) {
+  // The other side's marker says nothing here: a readOnly property is a normal part of a response.
+  delete out[view === "request" ? "writeOnly" : "readOnly"];
+  if (Array.isArray(out.required) && out.properties && typeof out.properties === "object") {
+    const required = out.required.filter((name: string) => !(Object.hasOwn(out.properties, name) && notOnThisSide(out.properties[name])));
+    if (required.length !== out.required.length) out.required = required;
   }
 }
 
@@ -204,6 +252,6 @@ function dialect(out: any) {
 
 /** One raw schema normalised on its own (no document around it): for schemas built by tools and tests. */
 export function normalizeSchema(schema: unknown, _is30 = false): JsonSchema {
-  const resolver = { lookup: () => undefined, follow: (n: unknown) => ({ node: n, pointer: "#" }), warn: () => {} } as unknown as RefResolver;
+  const resolver = { lookup: () => undefined, resolve: () => ({ node: undefined, pointer: "#" }), follow: (n: unknown) => ({ node: n, pointer: "#" }), warn: () => {} } as unknown as RefResolver;
   return new SchemaBuilder(resolver).build(schema, "#");
 }

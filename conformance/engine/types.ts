@@ -40,12 +40,17 @@ export interface ResponseSpec {
   headers: Record<string, HeaderSpec>;
   content: Record<string, MediaSpec>;
   links: LinkSpec[];
+  /** the response is a reference the suite could not follow: its pointer and why */
+  unresolved?: string;
 }
 
 export interface Operation {
   id: string; // operationId, or "METHOD /path" when the contract has none
   method: string; // upper case
+  /** the path template sent on the wire: the contract's key without its `#fragment` */
   path: string;
+  /** the contract's key when it differs from `path` (`/files/{file_id}#get_shared_link`): identity only */
+  pathKey?: string;
   tags: string[];
   parameters: Parameter[];
   body?: {
@@ -61,6 +66,8 @@ export interface Operation {
   security: string[][];
   scope?: string;
   raw: Record<string, any>;
+  /** parameters or a request body the suite could not resolve (pointer and why): inputs cannot be judged */
+  unresolved?: string[];
 }
 
 /** Something in the contract the suite cannot honour fully, named by JSON pointer. */

@@ -2,7 +2,7 @@
 // called positive or negative, so a generator bug cannot turn into a false failure of the server.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { isSharedSchema, schemaPointer } from "./schema-normalize.ts";
+import { isSharedSchema, schemaPointer, unresolvedReason } from "./schema-normalize.ts";
 import type { JsonSchema } from "./types.ts";
 
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -99,6 +99,8 @@ class Compiler {
   /** registered ids ajv refused to add (the schema breaks the meta-schema): the reason */
   private readonly broken = new Map<string, string>();
   private next = 0;
+  /** references the loader could not follow, as ajv sees them (a `$ref` it cannot resolve): why */
+  private readonly dangling = new Map<string, string>();
 
   constructor(coerce: boolean) {
     this.ajv = makeAjv(coerce);
@@ -108,6 +110,13 @@ class Compiler {
   portable(schema: object, refs?: Map<string, object>): object {
     const convert = (node: any, root: boolean): any => {
       if (!node || typeof node !== "object") return node;
+      const why = unresolvedReason(node);
+      if (why !== undefined) {
+        // ajv refuses to compile a reference it cannot resolve, and so every schema that uses it.
+        const id = `urn:platform-unresolved:${this.dangling.size}`;
+        this.dangling.set(id, why);
+        return { $ref: id };
+      }
       if (!root && isSharedSchema(node)) {
         const id = this.register(node);
         refs?.set(id, node);
@@ -137,12 +146,15 @@ class Compiler {
     return id;
   }
 
-  compile(schema: object): { fn: any; problem?: string } {
+  compile(schema: object): { fn: any; problem?: string; unresolved?: boolean } {
     const refs = new Map<string, object>();
     try {
       return { fn: this.ajv.compile(this.portable(schema, refs)) };
     } catch (error) {
-      return { fn: Object.assign(() => true, { errors: null }), problem: this.blame(schema, refs, error as Error) };
+      const fn = Object.assign(() => true, { errors: null });
+      const missing = String((error as { missingRef?: string }).missingRef ?? "").replace(/#$/, "");
+      if (this.dangling.has(missing)) return { fn, problem: this.dangling.get(missing), unresolved: true };
+      return { fn, problem: this.blame(schema, refs, error as Error) };
     }
   }
 
@@ -191,8 +203,8 @@ function pointerWithin(schema: object): string | undefined {
 
 const strict = new Compiler(false);
 const coercing = new Compiler(true);
-const cacheStrict = new WeakMap<object, { fn: any; problem?: string }>();
-const cacheCoerce = new WeakMap<object, { fn: any; problem?: string }>();
+const cacheStrict = new WeakMap<object, { fn: any; problem?: string; unresolved?: boolean }>();
+const cacheCoerce = new WeakMap<object, { fn: any; problem?: string; unresolved?: boolean }>();
 const paramWrappers = new WeakMap<object, object>();
 
 // Schemas ajv refused, each named once by pointer; the CLI prints them and the reports list them.
@@ -209,7 +221,8 @@ function compile(schema: JsonSchema, coerce: boolean): { fn: any; problem?: stri
   let entry = cache.get(schema);
   if (!entry) {
     entry = (coerce ? coercing : strict).compile(schema);
-    if (entry.problem) for (const part of entry.problem.split("; ")) refused.set(part.slice(0, part.indexOf(": ")), part.slice(part.indexOf(": ") + 2));
+    // A reference that could not be followed is already a contract warning (load-contract.ts).
+    if (entry.problem && !entry.unresolved) for (const part of entry.problem.split("; ")) refused.set(part.slice(0, part.indexOf(": ")), part.slice(part.indexOf(": ") + 2));
     cache.set(schema, entry);
   }
   return entry;
