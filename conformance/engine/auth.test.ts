@@ -8,12 +8,22 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startRecordingServer, type Recorded, type RecordingServer } from "../fixtures/recording-server.ts";
+import {
+  startRecordingServer,
+  type Recorded,
+  type RecordingServer,
+} from "../fixtures/recording-server.ts";
 import type { ConformanceConfig } from "./config.ts";
 import { run } from "./runner.ts";
 
-const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } }, "401": { description: "no" }, "403": { description: "no" } };
-const get = (operationId: string, security?: Record<string, string[]>[]) => ({ get: { operationId, ...(security ? { security } : {}), responses: ok } });
+const ok = {
+  "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } },
+  "401": { description: "no" },
+  "403": { description: "no" },
+};
+const get = (operationId: string, security?: Record<string, string[]>[]) => ({
+  get: { operationId, ...(security ? { security } : {}), responses: ok },
+});
 const doc = {
   openapi: "3.1.0",
   info: { title: "t", version: "1" },
@@ -25,8 +35,14 @@ const doc = {
       cookieKey: { type: "apiKey", in: "cookie", name: "session" },
       basicAuth: { type: "http", scheme: "basic" },
       bearerAuth: { type: "http", scheme: "bearer" },
-      oauth: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "https://auth.test/token", scopes: {} } } },
-      oidc: { type: "openIdConnect", openIdConnectUrl: "https://auth.test/.well-known/openid-configuration" },
+      oauth: {
+        type: "oauth2",
+        flows: { clientCredentials: { tokenUrl: "https://auth.test/token", scopes: {} } },
+      },
+      oidc: {
+        type: "openIdConnect",
+        openIdConnectUrl: "https://auth.test/.well-known/openid-configuration",
+      },
     },
   },
   paths: {
@@ -56,7 +72,15 @@ afterEach(async () => {
 
 async function runWith(config: ConformanceConfig, status = 200) {
   server = await startRecordingServer(() => ({ status, body: status === 200 ? {} : undefined }));
-  const result = await run({ spec, baseUrl: server.url, config, phases: ["coverage"], mode: "positive", seed: 1, checks: ["not_a_server_error"] });
+  const result = await run({
+    spec,
+    baseUrl: server.url,
+    config,
+    phases: ["coverage"],
+    mode: "positive",
+    seed: 1,
+    checks: ["not_a_server_error"],
+  });
   const at = (p: string): Recorded => {
     const found = server!.requests.find((r) => new URL(r.url, "http://x").pathname === p);
     if (!found) throw new Error(`nothing sent to ${p}`);
@@ -84,7 +108,9 @@ describe("credentials per security scheme", () => {
     expect(at("/query").headers.authorization).toBeUndefined();
     expect(at("/cookie").headers.cookie).toBe("session=ck-1");
     expect(at("/cookie").headers.authorization).toBeUndefined();
-    expect(at("/basic").headers.authorization).toBe(`Basic ${Buffer.from("AC123:s3cret").toString("base64")}`);
+    expect(at("/basic").headers.authorization).toBe(
+      `Basic ${Buffer.from("AC123:s3cret").toString("base64")}`,
+    );
     expect(at("/bearer").headers.authorization).toBe("Bearer bt-1");
     expect(at("/oauth").headers.authorization).toBe("Bearer oauth-1");
     expect(at("/oidc").headers.authorization).toBe("Bearer oidc-1");
@@ -115,9 +141,38 @@ describe("credentials per security scheme", () => {
     expect(at("/cookie").headers.cookie).toBe("session=k-all");
   });
 
+  // Issue 29 item 6: with one key and an operation allowing Basic or an API key, the key went out
+  // as `Basic base64(key)`, which no server reads; the alternative the key fits is used instead,
+  // and Basic asks for user:password.
+  it("prefers the alternative a single key fits over HTTP Basic, and asks for user:password", async () => {
+    const { result, at } = await runWith({ keys: { all: "k-all" } });
+    const either = at("/either");
+    expect(new URL(either.url, "http://x").searchParams.get("api_key")).toBe("k-all");
+    expect(either.headers.authorization).toBeUndefined();
+    // Basic as the only way: the key as user name, empty password, and one notice asking
+    expect(at("/basic").headers.authorization).toBe(
+      `Basic ${Buffer.from("k-all:").toString("base64")}`,
+    );
+    expect(result.ledger.notices.filter((n) => n.includes("HTTP Basic"))).toEqual([
+      'security scheme basicAuth is HTTP Basic and has no user:password (1 operations): the key is sent as the user name with an empty password; set credentials.basicAuth to {"username", "password"} or "user:password"',
+    ]);
+  });
+
+  it("uses Basic where it comes first and the credential is user:password", async () => {
+    const { result, at } = await runWith({ keys: { all: "AC1:tok" } });
+    expect(at("/either").headers.authorization).toBe(
+      `Basic ${Buffer.from("AC1:tok").toString("base64")}`,
+    );
+    expect(result.ledger.notices.filter((n) => n.includes("HTTP Basic"))).toEqual([]);
+  });
+
   it("warns when most responses are 401/403, and not otherwise", async () => {
     const refused = await runWith({}, 401);
-    expect(refused.result.ledger.notices.some((n) => n.startsWith("most responses were 401/403: are credentials configured?"))).toBe(true);
+    expect(
+      refused.result.ledger.notices.some((n) =>
+        n.startsWith("most responses were 401/403: are credentials configured?"),
+      ),
+    ).toBe(true);
     await server!.close();
     server = undefined;
     const fine = await runWith({ keys: { all: "k-all" } });

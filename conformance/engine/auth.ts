@@ -1,8 +1,9 @@
 // Where a credential travels, read from the contract's security schemes: an API key in the header,
 // query or cookie its scheme names; HTTP Basic and Bearer (and any other HTTP scheme) in
 // Authorization; OAuth2 and OpenID Connect as a bearer token. An operation's `security` is honoured:
-// `[]` or an empty alternative means no credential, and of several alternatives the first one the
-// configuration has credentials for is used.
+// `[]` or an empty alternative means no credential. Of several alternatives, the first whose every
+// scheme has its own configured credential wins; else the first the run's single key fits (HTTP
+// Basic needs `user:password`: a bare key is not one); else the first with any credential.
 import type { Contract, Operation } from "./types.ts";
 
 /** One credential per security scheme name (config `credentials`). */
@@ -47,11 +48,36 @@ export function authFor(contract: Contract, op: Operation | undefined, input: Au
     if (input.isDefault && input.credentials && Object.hasOwn(input.credentials, scheme)) return input.credentials[scheme];
     return input.key ?? undefined;
   };
-  // The first alternative every scheme of which has a credential; none: no credential at all.
-  const chosen = alts.find((a) => a.length > 0 && a.every((s) => credentialFor(s) !== undefined && contract.securitySchemes[s]));
+  const chosen = choose(contract, alts, credentialFor, (s) => input.isDefault && Boolean(input.credentials && Object.hasOwn(input.credentials, s)));
   if (!chosen) return out;
   for (const name of chosen) place(contract.securitySchemes[name], credentialFor(name)!, out);
   return out;
+}
+
+const isBasic = (scheme: any) => scheme?.type === "http" && /^basic$/i.test(String(scheme.scheme ?? ""));
+
+/** A credential HTTP Basic cannot use as it is: one text without `user:password`. */
+const bareForBasic = (scheme: any, cred: Credential) => isBasic(scheme) && typeof cred === "string" && !cred.includes(":");
+
+function choose(contract: Contract, alts: string[][], credentialFor: (s: string) => Credential | undefined, configured: (s: string) => boolean): string[] | undefined {
+  const has = (a: string[]) => a.length > 0 && a.every((s) => credentialFor(s) !== undefined && contract.securitySchemes[s]);
+  const fits = (a: string[]) => a.every((s) => !bareForBasic(contract.securitySchemes[s], credentialFor(s)!));
+  return alts.find((a) => has(a) && a.every(configured) && fits(a)) ?? alts.find((a) => has(a) && fits(a)) ?? alts.find(has);
+}
+
+/**
+ * One line per HTTP Basic scheme the run can only fill with a bare key (sent as the user name with
+ * an empty password), asking for `user:password`.
+ */
+export function basicNotices(contract: Contract, key: string | undefined, credentials: Record<string, Credential> | undefined): string[] {
+  const uses = new Map<string, number>();
+  for (const op of contract.operations) {
+    const alts = alternatives(contract, op);
+    const credentialFor = (s: string) => (credentials && Object.hasOwn(credentials, s) ? credentials[s] : (key ?? undefined));
+    const chosen = choose(contract, alts, credentialFor, (s) => Boolean(credentials && Object.hasOwn(credentials, s)));
+    for (const s of chosen ?? []) if (bareForBasic(contract.securitySchemes[s], credentialFor(s)!)) uses.set(s, (uses.get(s) ?? 0) + 1);
+  }
+  return [...uses].map(([s, n]) => `security scheme ${s} is HTTP Basic and has no user:password (${n} operations): the key is sent as the user name with an empty password; set credentials.${s} to {"username", "password"} or "user:password"`);
 }
 
 function place(scheme: any, cred: Credential, out: AuthPlacement): void {
@@ -65,8 +91,8 @@ function place(scheme: any, cred: Credential, out: AuthPlacement): void {
   }
   if (scheme?.type === "http") {
     const kind = String(scheme.scheme ?? "bearer");
-    // Basic: "user:password" (a single key is taken as that text, as before).
-    if (/^basic$/i.test(kind)) out.headers.authorization = `Basic ${Buffer.from(secret).toString("base64")}`;
+    // Basic: "user:password"; a single key is the user name with an empty password (`curl -u key:`).
+    if (/^basic$/i.test(kind)) out.headers.authorization = `Basic ${Buffer.from(secret.includes(":") ? secret : `${secret}:`).toString("base64")}`;
     else if (/^bearer$/i.test(kind)) out.headers.authorization = `Bearer ${secret}`;
     else out.headers.authorization = `${kind} ${secret}`;
     return;

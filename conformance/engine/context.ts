@@ -1,7 +1,7 @@
 // The CheckContext the checks see: a `send` that applies auth, hooks and bookkeeping, seeded
 // sample cases, keys and the resource graph.
 import fc from "fast-check";
-import { authFor } from "./auth.ts";
+import { authFor, basicNotices } from "./auth.ts";
 import { Cleanup } from "./cleanup.ts";
 import { FreshValues } from "./fresh-values.ts";
 import { GenerationBudgetExceeded, generationNotice } from "./generation-budget.ts";
@@ -45,6 +45,7 @@ export function createContext(deps: ContextDeps): CheckContext {
     lowLimit: config.keys?.lowLimit,
     invalid: config.keys?.invalid ?? "invalid_key_0000000000000000",
   };
+  for (const n of basicNotices(contract, config.keys?.all, config.credentials)) ledger.notice(n);
   const fresh = new FreshValues([config.values, ...Object.values(config.operations).map((o) => o.values ?? {})]);
   const cleanup = new Cleanup();
   const ctx: CheckContext = {
