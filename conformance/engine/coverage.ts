@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { caseField, caseIsValid, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
 import { applyMutation, mutationsFor } from "./mutations.ts";
 import { alternativesOf, formatRange, integerBounds } from "./schema-arbitrary.ts";
+import { notOnThisSide } from "./schema-normalize.ts";
 import type { Case, JsonSchema, Mode, Operation } from "./types.ts";
 
 function boundaryValues(schema: JsonSchema): unknown[] {
@@ -72,7 +73,7 @@ export function coverageCases(op: Operation, mode: Mode, seed: number, opts: Cas
       // The smallest body the contract allows: servers often trip on absent optional fields.
       keep({ ...base, body: Object.fromEntries(Object.entries(base.body).filter(([k]) => required.includes(k))) });
       for (const [name, prop] of props) {
-        if (opts.overrides && Object.hasOwn(opts.overrides, name)) continue;
+        if ((opts.overrides && Object.hasOwn(opts.overrides, name)) || notOnThisSide(prop)) continue;
         for (const v of boundaryValues(prop)) keep({ ...base, body: { ...(base.body as object), [name]: v } });
       }
     }

@@ -89,7 +89,10 @@ responses:
       Delete: { $ref: ../links.yaml#/DeleteThing }
   "404": { $ref: ../responses/not-found.yaml }
 `,
-  "bodies/thing.json": JSON.stringify({ required: true, content: { "application/json": { schema: { $ref: "../schemas/thing.yaml" } } } }),
+  "bodies/thing.json": JSON.stringify({
+    required: true,
+    content: { "application/json": { schema: { $ref: "../schemas/thing.yaml" } } },
+  }),
   "responses/things.yaml": `
 description: a page of things
 headers:
@@ -130,13 +133,27 @@ properties:
   login: { type: string }
   favourite: { $ref: thing.yaml }
 `,
-  "schemas/common.json": JSON.stringify({ definitions: { Limit: { type: "integer", minimum: 1, maximum: 100 }, Error: { type: "object", required: ["message"], properties: { message: { type: "string" } } } } }),
+  "schemas/common.json": JSON.stringify({
+    definitions: {
+      Limit: { type: "integer", minimum: 1, maximum: 100 },
+      Error: { type: "object", required: ["message"], properties: { message: { type: "string" } } },
+    },
+  }),
 };
 
 /** Served over loopback: an operation whose schema sits beside it at the same URL. */
 const served: Record<string, string> = {
-  "/ops/remote.json": JSON.stringify({ operationId: "getRemote", responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "schemas/remote.yaml" } } } } } }),
-  "/ops/schemas/remote.yaml": "type: object\nrequired: [ok]\nproperties:\n  ok: { type: boolean }\n",
+  "/ops/remote.json": JSON.stringify({
+    operationId: "getRemote",
+    responses: {
+      "200": {
+        description: "ok",
+        content: { "application/json": { schema: { $ref: "schemas/remote.yaml" } } },
+      },
+    },
+  }),
+  "/ops/schemas/remote.yaml":
+    "type: object\nrequired: [ok]\nproperties:\n  ok: { type: boolean }\n",
 };
 
 let server: http.Server;
@@ -168,23 +185,63 @@ describe("a contract over files and URLs", () => {
     const contract = await loadContract(path.join(dir, "openapi.yaml"));
     expect(contract.warnings).toEqual([]);
     const op = (id: string) => contract.operations.find((o) => o.id === id)!;
-    expect(contract.operations.map((o) => o.id).sort()).toEqual(["createThing", "deleteThing", "getRemote", "getThing", "listThings"]);
-    expect(op("listThings").parameters.map((p) => [p.in, p.name, p.schema])).toEqual([["query", "limit", { type: "integer", minimum: 1, maximum: 100 }]]);
-    expect(op("getThing").parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(["path:id", "query:fields"]);
+    expect(contract.operations.map((o) => o.id).sort()).toEqual([
+      "createThing",
+      "deleteThing",
+      "getRemote",
+      "getThing",
+      "listThings",
+    ]);
+    expect(op("listThings").parameters.map((p) => [p.in, p.name, p.schema])).toEqual([
+      ["query", "limit", { type: "integer", minimum: 1, maximum: 100 }],
+    ]);
+    expect(
+      op("getThing")
+        .parameters.map((p) => `${p.in}:${p.name}`)
+        .sort(),
+    ).toEqual(["path:id", "query:fields"]);
     expect(op("createThing").body).toMatchObject({ mediaType: "application/json", required: true });
     const list = op("listThings").responses[0];
-    expect(list.headers["x-total-count"]).toMatchObject({ required: true, schema: { type: "integer", minimum: 0 } });
+    expect(list.headers["x-total-count"]).toMatchObject({
+      required: true,
+      schema: { type: "integer", minimum: 0 },
+    });
     // the cycle thing -> owner -> thing is one cyclic graph, validated at depth
-    const thing: any = op("getThing").responses.find((r) => r.status === "200")!.content["application/json"].schema;
+    const thing: any = op("getThing").responses.find((r) => r.status === "200")!.content[
+      "application/json"
+    ].schema;
     expect(thing.properties.owner.properties.favourite).toBe(thing);
     expect(thing.properties.parts.items).toBe(thing);
-    expect(validate(thing, { id: "t_1", name: "a", owner: { login: "x", favourite: { id: "t_2", name: "b" } } }).valid).toBe(true);
-    expect(validate(thing, { id: "t_1", name: "a", owner: { login: "x", favourite: { id: "bad", name: "b" } } }).valid).toBe(false);
-    expect(op("getThing").responses.find((r) => r.status === "200")!.content["application/json"].examples).toEqual([{ id: "t_1", name: "one", $ref: "kept as data" }]);
-    expect(op("getThing").responses.find((r) => r.status === "200")!.links).toEqual([{ name: "Delete", operationId: "deleteThing", parameters: { id: "$response.body#/id" } }]);
-    expect(op("deleteThing").responses.find((r) => r.status === "404")!.content["application/json"].schema).toMatchObject({ required: ["message"] });
+    expect(
+      validate(thing, {
+        id: "t_1",
+        name: "a",
+        owner: { login: "x", favourite: { id: "t_2", name: "b" } },
+      }).valid,
+    ).toBe(true);
+    expect(
+      validate(thing, {
+        id: "t_1",
+        name: "a",
+        owner: { login: "x", favourite: { id: "bad", name: "b" } },
+      }).valid,
+    ).toBe(false);
+    expect(
+      op("getThing").responses.find((r) => r.status === "200")!.content["application/json"]
+        .examples,
+    ).toEqual([{ id: "t_1", name: "one", $ref: "kept as data" }]);
+    expect(op("getThing").responses.find((r) => r.status === "200")!.links).toEqual([
+      { name: "Delete", operationId: "deleteThing", parameters: { id: "$response.body#/id" } },
+    ]);
+    expect(
+      op("deleteThing").responses.find((r) => r.status === "404")!.content["application/json"]
+        .schema,
+    ).toMatchObject({ required: ["message"] });
     // relative to the URL it was read from
-    expect(validate(op("getRemote").responses[0].content["application/json"].schema, { ok: "yes" }).valid).toBe(false);
+    expect(
+      validate(op("getRemote").responses[0].content["application/json"].schema, { ok: "yes" })
+        .valid,
+    ).toBe(false);
   });
 
   it("reads exactly the operations, parameters and responses of `redocly bundle` of it", async () => {
@@ -213,9 +270,23 @@ paths:
     const contract = await loadContract(path.join(dir, "broken.yaml"));
     expect(contract.operations[0].parameters.map((p) => p.name)).toEqual(["limit"]);
     expect(contract.warnings).toEqual([
-      { pointer: "broken.yaml#/paths/~1a/get/parameters/0".replace("broken.yaml", ""), message: "reference parameters.yaml#/nope points at nothing: what it describes is not validated" },
-      { pointer: "#/paths/~1a/get/responses/200/content/application~1json/schema", message: expect.stringMatching(/^reference schemas\/missing\.yaml cannot be followed: \/.*\/schemas\/missing\.yaml does not exist: what it describes is not validated$/) },
-      { pointer: "#/paths/~1a/get/responses/404", message: expect.stringMatching(/^reference not-yaml\.txt cannot be followed: not valid JSON\/YAML/) },
+      {
+        pointer: "broken.yaml#/paths/~1a/get/parameters/0".replace("broken.yaml", ""),
+        message:
+          "reference parameters.yaml#/nope points at nothing: what it describes is not validated",
+      },
+      {
+        pointer: "#/paths/~1a/get/responses/200/content/application~1json/schema",
+        message: expect.stringMatching(
+          /^reference schemas\/missing\.yaml cannot be followed: \/.*\/schemas\/missing\.yaml does not exist: what it describes is not validated$/,
+        ),
+      },
+      {
+        pointer: "#/paths/~1a/get/responses/404",
+        message: expect.stringMatching(
+          /^reference not-yaml\.txt cannot be followed: not valid JSON\/YAML/,
+        ),
+      },
     ]);
   });
 });

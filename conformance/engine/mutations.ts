@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { caseField, caseIsValid, operationPointer, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
 import { budgetedFilter } from "./generation-budget.ts";
 import { alternativesOf, integerBounds } from "./schema-arbitrary.ts";
+import { notOnThisSide } from "./schema-normalize.ts";
 import type { Case, JsonSchema, Operation, Parameter } from "./types.ts";
 
 export interface Mutation {
@@ -139,7 +140,8 @@ function bodyMutations(schema: JsonSchema, path: string[], depth: number): Mutat
       },
     });
   }
-  for (const [name, prop] of Object.entries<any>(s.properties ?? {})) out.push(...bodyMutations(prop, [...path, name], depth + 1));
+  // A readOnly property a client sends anyway may be ignored by a correct server: not a negative case.
+  for (const [name, prop] of Object.entries<any>(s.properties ?? {})) if (!notOnThisSide(prop)) out.push(...bodyMutations(prop, [...path, name], depth + 1));
   return out;
 }
 

@@ -47,11 +47,15 @@ export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultH
     if (s !== undefined) qs.append(k, s as string);
   }
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(defaultHeaders)) headers[k.toLowerCase()] = v;
   for (const [k, v] of Object.entries(c.headers)) {
     const s = serializeParam(v);
     if (s !== undefined) headers[k.toLowerCase()] = Array.isArray(s) ? s.join(",") : s;
   }
+  // The user's -H and the credentials win over generated header values (the runner does not
+  // generate headers the user set: pinnedHeaders).
+  for (const [k, v] of Object.entries(defaultHeaders)) headers[k.toLowerCase()] = v;
+  const accept = acceptFor(op);
+  if (headers.accept === undefined && accept) headers.accept = accept;
   for (const name of c.omitHeaders ?? []) delete headers[name.toLowerCase()];
   for (const [k, v] of auth?.query ?? []) qs.set(k, v);
   const cookie = cookieHeader(headers.cookie, auth?.cookies ?? []);
@@ -66,6 +70,28 @@ export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultH
   }
   const query = qs.toString();
   return { method: op.method, url: `${baseUrl.replace(/\/$/, "")}${path}${query ? `?${query}` : ""}`, headers, body };
+}
+
+/**
+ * Content negotiation from the operation's responses: every media type they document, JSON ones
+ * first (the suite can judge those), the others at a lower weight. Nothing when none is documented.
+ */
+export function acceptFor(op: Operation): string | undefined {
+  const types = [...new Set(op.responses.flatMap((r) => Object.keys(r.content)))];
+  if (!types.length) return undefined;
+  const json = types.filter((t) => /json|^\*\/\*$/i.test(t));
+  if (!json.length || json.length === types.length) return types.join(", ");
+  return [...json, ...types.filter((t) => !json.includes(t)).map((t) => `${t};q=0.5`)].join(", ");
+}
+
+/**
+ * The operation as a run exercises it when the user set some headers themselves (-H, config
+ * `headers`): a header parameter of the same name is theirs, neither generated nor mutated.
+ */
+export function pinnedHeaders(op: Operation, headers: Record<string, string>): Operation {
+  const names = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
+  if (!op.parameters.some((p) => p.in === "header" && names.has(p.name.toLowerCase()))) return op;
+  return { ...op, parameters: op.parameters.filter((p) => !(p.in === "header" && names.has(p.name.toLowerCase()))) };
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

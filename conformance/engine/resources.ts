@@ -54,7 +54,8 @@ export function buildResourceGraph(contract: Contract): ResourceGraph {
       readers: targets.filter((t) => t.operation.method === "GET"),
       // Deleting a sub-resource (/x/{id}/members/{m}) is not deleting the resource itself.
       deleters: targets.filter((t) => t.operation.method === "DELETE" && itemPathDepth(t) === minDepth),
-      lister: contract.operations.find((o) => o.method === "GET" && o.path === op.path),
+      // `/files#search` (a fragment path) shares the URL but is not the plain list.
+      lister: contract.operations.find((o) => o.method === "GET" && o.path === op.path && !o.pathKey) ?? contract.operations.find((o) => o.method === "GET" && o.path === op.path),
     });
   }
   return {

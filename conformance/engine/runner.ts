@@ -18,6 +18,7 @@ import { Ledger } from "./ledger.ts";
 import { bodyKind } from "./media-types.ts";
 import { ContractError, loadContract } from "./load-contract.ts";
 import { negativeCaseArb } from "./mutations.ts";
+import { pinnedHeaders } from "./request.ts";
 import { selectOperations, type Filters } from "./select.ts";
 import { createThrottle, runPool } from "./throttle.ts";
 import { reasonText, RunInterrupted } from "./interruption.ts";
@@ -84,7 +85,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   // A body the suite cannot write (application/xml, image/png...) would only produce noise: the
   // operation is skipped, with one warning naming it and the media type.
   const unwritable = selected.filter((o) => o.body && !bodyKind(o.body.mediaType));
-  const operations = selected.filter((o) => !unwritable.includes(o));
+  const operations = selected.filter((o) => !unwritable.includes(o)).map((o) => pinnedHeaders(o, { ...config.headers, ...opts.headers }));
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   const phases = opts.phases ?? ALL_PHASES;
   const mode = opts.mode ?? "all";

@@ -246,8 +246,9 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
   const required: string[] = s.required ?? [];
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, prop] of Object.entries<any>(s.properties ?? {})) {
-    // The server owns readOnly properties; a client that sends them is not exercising the contract.
-    if (prop?.readOnly && !required.includes(name)) continue;
+    // The server owns readOnly properties and the client writeOnly ones: the request and response
+    // views (schema-normalize.ts) keep only the marker that matters on their side.
+    if ((prop?.readOnly || prop?.writeOnly) && !required.includes(name)) continue;
     if (opts.overrides && Object.hasOwn(opts.overrides, name)) record[name] = fc.constant(opts.overrides[name]);
     else record[name] = depth >= MAX_DEPTH ? fc.constant(null) : deferred(prop, at(opts, "properties", name), depth + 1);
   }
