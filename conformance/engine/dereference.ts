@@ -166,7 +166,9 @@ export function forEachRef(doc: unknown, visit: (ref: string, at: string) => voi
   const walk = (node: any, pointer: string, namesHere: boolean) => {
     if (!node || typeof node !== "object" || seen.has(node)) return;
     seen.add(node);
-    if (!namesHere && typeof node.$ref === "string") visit(node.$ref, pointer);
+    // Also in a map of names (`properties: {$ref: props.yml}`, DigitalOcean): a property named
+    // `$ref` would hold a schema, not a string, so Redocly reads it as a reference, and so does this.
+    if (typeof node.$ref === "string") visit(node.$ref, pointer);
     for (const [k, v] of Object.entries(node)) {
       const keywords = !namesHere && !Array.isArray(node);
       if (keywords && (k === "$ref" || isData(k, v))) continue;
@@ -187,7 +189,7 @@ export function dereference(doc: any): any {
   const done = new Map<any, any>();
   function walk(node: any, pointer: string, namesHere: boolean): any {
     if (!node || typeof node !== "object") return node;
-    if (typeof node.$ref === "string" && !namesHere) {
+    if (typeof node.$ref === "string") {
       const target = resolver.resolve(node.$ref, pointer);
       return target.node === undefined ? {} : walk(target.node, target.pointer, false);
     }

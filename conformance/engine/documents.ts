@@ -18,7 +18,11 @@ export interface DocumentSet {
   docs: Map<string, unknown>;
   /** documents a reference names that could not be read or parsed: why */
   errors: Map<string, string>;
+  /** whether any document's text says readOnly or writeOnly (else one schema view serves both sides) */
+  marksAccess: boolean;
 }
+
+const ACCESS = /\b(?:readOnly|writeOnly)\b/;
 
 /** How many documents are read at once (files or URLs). */
 const PARALLEL = 16;
@@ -65,8 +69,8 @@ export function parseDocument(text: string, url: string): unknown {
  * Reads the root and, breadth first, every document its references name. The root's own read and
  * parse errors are thrown (nothing to run); the others are recorded in `errors`.
  */
-export async function loadDocuments(root: string, rootDoc: unknown): Promise<DocumentSet> {
-  const set: DocumentSet = { root, docs: new Map([[root, rootDoc]]), errors: new Map() };
+export async function loadDocuments(root: string, rootDoc: unknown, rootText?: string): Promise<DocumentSet> {
+  const set: DocumentSet = { root, docs: new Map([[root, rootDoc]]), errors: new Map(), marksAccess: rootText === undefined || ACCESS.test(rootText) };
   const queued = new Set<string>([root]);
   let wave = [root];
   while (wave.length) {
@@ -85,7 +89,9 @@ export async function loadDocuments(root: string, rootDoc: unknown): Promise<Doc
       await Promise.all(
         next.slice(i, i + PARALLEL).map(async (url) => {
           try {
-            set.docs.set(url, parseDocument(await readDocument(url), url));
+            const text = await readDocument(url);
+            set.docs.set(url, parseDocument(text, url));
+            if (ACCESS.test(text)) set.marksAccess = true;
           } catch (error) {
             set.errors.set(url, describe(error as Error));
           }

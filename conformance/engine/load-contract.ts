@@ -36,7 +36,7 @@ export async function loadContract(location: string, scopeExtension = "x-platfor
     throw new ContractError(`contract ${location} is not valid JSON/YAML: ${(error as Error).message}`);
   }
   // Files and URLs its references name, read before anything is built (multi-file contracts).
-  return buildContract(doc, scopeExtension, await loadDocuments(root, doc));
+  return buildContract(doc, scopeExtension, await loadDocuments(root, doc, text));
 }
 
 /**
@@ -50,6 +50,8 @@ export function buildContract(doc: any, scopeExtension = "x-platform-scope", doc
   // readOnly and writeOnly mean different things on the two sides of an exchange: one view each.
   // Where no schema the operations reach marks anything so, one set of shared schemas serves both
   // (found by building once: only what the operations reach is ever read).
+  // The texts say it at once when the contract was read from a location (documents.ts).
+  if (documents) return build(doc, scopeExtension, documents, documents.marksAccess).contract;
   const neutral = build(doc, scopeExtension, documents, false);
   return neutral.sided ? build(doc, scopeExtension, documents, true).contract : neutral.contract;
 }
@@ -167,16 +169,21 @@ function buildOperation(b: Build, key: string, method: string, item: any, itemAt
       examples: collectExamples(resolver, content[mediaType], mediaAt),
     };
   }
-  const responses: ResponseSpec[] = Object.entries<any>(op.responses ?? {}).map(([status, r0]) => {
-    const { node: r, pointer: rAt, problem } = resolver.follow(r0, `${at}/responses/${escapePointer(status)}`);
+  // Maps written as a reference (`responses: {$ref: responses.yml}`) are read as Redocly reads them.
+  const map = (node: any, pointer: string) => resolver.follow(node, pointer);
+  const { node: responseMap, pointer: responsesAt } = map(op.responses, `${at}/responses`);
+  const responses: ResponseSpec[] = Object.entries<any>(responseMap ?? {}).map(([status, r0]) => {
+    const { node: r, pointer: rAt, problem } = resolver.follow(r0, `${responsesAt}/${escapePointer(status)}`);
     const headers: Record<string, HeaderSpec> = {};
-    for (const [name, h0] of Object.entries<any>(r?.headers ?? {})) {
-      const { node: h, pointer: hAt, problem: hProblem } = resolver.follow(h0, `${rAt}/headers/${escapePointer(name)}`);
+    const { node: headerMap, pointer: headersAt } = map(r?.headers, `${rAt}/headers`);
+    for (const [name, h0] of Object.entries<any>(headerMap ?? {})) {
+      const { node: h, pointer: hAt, problem: hProblem } = resolver.follow(h0, `${headersAt}/${escapePointer(name)}`);
       headers[name.toLowerCase()] = { required: Boolean(h?.required), schema: hProblem ? unresolvedSchema(hProblem) : responseSchema(h?.schema, `${hAt}/schema`) };
     }
     const mediaTypes: Record<string, MediaSpec> = {};
-    for (const [m, media] of Object.entries<any>(r?.content ?? {})) {
-      const mAt = `${rAt}/content/${escapePointer(m)}`;
+    const { node: contentMap, pointer: contentAt } = map(r?.content, `${rAt}/content`);
+    for (const [m, media] of Object.entries<any>(contentMap ?? {})) {
+      const mAt = `${contentAt}/${escapePointer(m)}`;
       mediaTypes[m] = { schema: responseSchema(media?.schema, `${mAt}/schema`), examples: collectExamples(resolver, media, mAt) };
     }
     const links: LinkSpec[] = Object.entries<any>(r?.links ?? {}).map(([name, l0]) => {

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unpackFileSet } from "../fixtures/file-set.ts";
 import { summarize } from "./contract-summary.ts";
 import { buildContract, loadContract } from "./load-contract.ts";
 import { validate } from "./validator.ts";
@@ -289,4 +290,29 @@ paths:
       },
     ]);
   });
+});
+
+// The real thing: DigitalOcean's public contract as its 2,907 files (conformance/fixtures/contracts/).
+describe("DigitalOcean's multi-file contract", () => {
+  it("reads its 659 operations exactly as `redocly bundle` of it has them", async () => {
+    const root = unpackFileSet(
+      path.resolve(import.meta.dirname, "../fixtures/contracts/digitalocean-public.files.json.gz"),
+      await mkdtemp(path.join(tmpdir(), "do-")),
+    );
+    const [multi, bundle] = await Promise.all([loadContract(root), bundled(root)]);
+    expect(multi.warnings).toEqual([]);
+    expect(multi.operations).toHaveLength(659);
+    const summary = summarize(multi);
+    // before: no operation had a parameter, a body or a response
+    expect(summary.filter((o) => o.parameters.length).length).toBeGreaterThan(400);
+    expect(summary.filter((o) => o.body).length).toBe(217);
+    expect(summary.every((o) => o.responses.length > 0)).toBe(true);
+    // the Accept and Content-Type header parameters of the apps operations are not parameters
+    expect(
+      summary
+        .flatMap((o) => o.parameters)
+        .filter((p) => /^header:(accept|content-type|authorization)\b/i.test(p)),
+    ).toEqual([]);
+    expect(summary).toEqual(summarize(buildContract(bundle)));
+  }, 120_000);
 });

@@ -192,7 +192,9 @@ export class SchemaBuilder {
       if (DROP.has(k) || k.startsWith("x-") || k === "$ref") continue;
       const at = `${pointer}/${escapePointer(k)}`;
       if (SCHEMA_MAPS.has(k) && v && typeof v === "object") {
-        out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, child(s, `${at}/${escapePointer(name)}`, DESCENDS.has(k))]));
+        // The map itself may be a reference (`properties: {$ref: props.yml}`, as Redocly reads it).
+        const { node: map, pointer: mapAt } = typeof v.$ref === "string" ? this.resolver.follow(v, at) : { node: v, pointer: at };
+        out[k] = Object.fromEntries(Object.entries(map ?? {}).map(([name, s]) => [name, child(s, `${mapAt}/${escapePointer(name)}`, DESCENDS.has(k))]));
       } else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) {
         out[k] = v.map((s, i) => child(s, `${at}/${i}`, DESCENDS.has(k)));
       } else if (k === "items" && Array.isArray(v)) {

@@ -1,0 +1,27 @@
+// Hooks module for bench/contracts.ts: which answers say the suite itself got the request wrong.
+// A case the suite called valid that the server refused by its own reading of the contract (Prism's
+// request validation, security and routing errors; the fixture's validation) or that the fixture
+// could not answer is the suite's own failure, not the implementation's.
+import type { Exchange } from "../engine/types.ts";
+
+const own: Set<string> = ((globalThis as any).__benchOwnRequests ??= new Set<string>());
+
+export const requestKey = (r: { method: string; url: string; body?: string }) => `${r.method} ${r.url} ${r.body ?? ""}`;
+
+export function ownRequests(): Set<string> {
+  return own;
+}
+
+function refusedByServer(ex: Exchange): boolean {
+  const body: any = ex.response.json;
+  if (typeof body?.type === "string" && body.type.startsWith("https://stoplight.io/prism/errors#")) return true;
+  return body?.code === "fixture_cannot_synthesize" || (ex.response.status === 400 && body?.code === "invalid_request");
+}
+
+export default {
+  after: {
+    "*": (ex: Exchange) => {
+      if (!ex.probe && ex.case.mode === "positive" && ex.keyRole === "default" && refusedByServer(ex)) own.add(requestKey(ex.request));
+    },
+  },
+};
