@@ -120,6 +120,9 @@ async function startFixture(contract: Awaited<ReturnType<typeof loadContract>>) 
   return { url: server.url, stop: () => void server.close() };
 }
 
+/** The server of the run in progress: stopped on the deadline too (Prism outlived its process). */
+let running: { stop(): void } | undefined;
+
 async function measureOne(archive: string): Promise<Row> {
   const file = archive.endsWith(".files.json.gz") ? plainCopy(archive) : archive;
   const t0 = performance.now();
@@ -136,6 +139,7 @@ async function measureOne(archive: string): Promise<Row> {
     server = await startFixture(contract);
     kind = "fixture";
   }
+  running = server;
   try {
     const checks = STATELESS_CHECKS;
     const result = await run({ spec: file, baseUrl: server.url, checks, phases: ["examples", "coverage", "fuzzing"], mode: "positive", maxExamples: Number(args["max-examples"]), seed: 1, workers: 2, config: { keys: { all: "sk_test_bench" }, hooks: path.join(import.meta.dirname, "own-failures.ts") } });
@@ -166,6 +170,7 @@ async function measureOne(archive: string): Promise<Row> {
 if (args.one) {
   const deadline = setTimeout(() => {
     console.log(JSON.stringify({ contract: path.basename(args.one!), error: `over the ${args["deadline-s"]} s deadline` }));
+    running?.stop();
     process.exit(1);
   }, Number(args["deadline-s"]) * 1000);
   const row = await measureOne(args.one).catch((e: Error) => ({ contract: path.basename(args.one!), error: e.message, stack: e.stack?.split("\n").slice(0, 6).join(" | ") }));
