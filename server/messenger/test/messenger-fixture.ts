@@ -44,15 +44,18 @@ export interface Receiver {
   headers: Record<string, string | string[] | undefined>[];
   /** Status the next requests get. */
   status: number;
+  /** Every request received, answered 2xx or not. */
+  attempts: number;
   close(): Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
-  const receiver: Receiver = { url: "", bodies: [], headers: [], status: 200, close: async () => undefined };
+  const receiver: Receiver = { url: "", bodies: [], headers: [], status: 200, attempts: 0, close: async () => undefined };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
+      receiver.attempts++;
       if (receiver.status < 300) {
         receiver.bodies.push(Buffer.concat(chunks).toString("utf8"));
         receiver.headers.push(req.headers);
