@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { simpleParser } from "mailparser";
+import { createPlatformClient } from "../../generated/client/index.ts";
 import { launchChromium } from "../../test/support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
@@ -122,6 +123,16 @@ describe("downloads", () => {
       13,
     ]);
     expect(parsed.attachments[1].content.equals(pdf)).toBe(true);
+  });
+
+  it("the typed client downloads both as bytes", async () => {
+    const client = createPlatformClient({ baseUrl: p.url, apiKey: t.key, maxRetries: 0 });
+    const path = { id: mailbox, msgId: "1" };
+    const file = await client.GET("/v1/mailboxes/{id}/messages/{msgId}/attachments/{attachmentId}", { params: { path: { ...path, attachmentId: "2" } }, parseAs: "arrayBuffer" });
+    expect(file.response.status).toBe(200);
+    expect(Buffer.from(file.data as ArrayBuffer).equals(pdf)).toBe(true);
+    const raw = await client.GET("/v1/mailboxes/{id}/messages/{msgId}/raw", { params: { path }, parseAs: "text" });
+    expect(raw.data).toMatch(/^Received: /);
   });
 
   it("404 for an attachment or message that does not exist, and for another project", async () => {

@@ -39,11 +39,21 @@ describe("typed client against the Prism mock", () => {
   });
   afterAll(() => mock?.stop());
 
-  it("knows the scope of all 43 operations", () => {
-    expect(Object.keys(operationScopes)).toHaveLength(43);
+  it("knows the scope of every operation of the contract", () => {
+    expect(Object.keys(operationScopes).sort()).toEqual(
+      operations(doc)
+        .map((o) => o.op.operationId as string)
+        .sort(),
+    );
   });
 
-  it.each(operations(doc).map((o) => [o.op.operationId as string, o] as const))(
+  // The downloads (M9) have no JSON body, and Prism has no serializer for theirs (README): the
+  // typed client downloads them from the reference server in server/mailbox-reading/attachments.test.ts.
+  const jsonOperations = operations(doc).filter(
+    (o) => o.op.responses["200"].content["application/json"],
+  );
+
+  it.each(jsonOperations.map((o) => [o.op.operationId as string, o] as const))(
     "%s answers 200 with a valid body",
     async (_, { method, path, op }) => {
       const call = (client as any)[method.toUpperCase()];
