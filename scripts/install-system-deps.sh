@@ -7,7 +7,8 @@ set -eu
 # chromium: webmail, unsubscribe and docs pages through playwright-core; dig: DNS answers;
 # swaks: a real SMTP client delivering bounce reports; pebble: the ACME test CA; openssl: test certificates;
 # postgresql: the throwaway clusters of the PostgreSQL backend's tests (test/support/postgres.ts);
-# nginx: the round-robin proxy in front of two instances in the scale-out tests (test/support/nginx.ts).
+# nginx: the round-robin proxy in front of two instances in the scale-out tests (test/support/nginx.ts);
+# curl, jq: the README's first-mail blocks, run as written by test/readme/npm-start.test.ts.
 needs="
 /usr/lib/postgresql/15/bin/postgres postgresql
 /usr/sbin/nginx nginx
@@ -16,6 +17,8 @@ dig dnsutils
 swaks swaks
 /usr/bin/pebble pebble
 openssl openssl
+curl curl
+jq jq
 "
 missing=""
 for_each() {
