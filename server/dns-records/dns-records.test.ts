@@ -31,6 +31,19 @@ describe("DNS records", () => {
     expect((await t.api("DELETE", `/v1/dns/${t.domain}/records/${created.body.id}`)).status).toBe(404);
   });
 
+  it("answers a created and then a deleted record at once although the question was cached before", async () => {
+    // Asked twice first, so the server's packet cache holds the NXDOMAIN when the record lands.
+    for (let i = 0; i < 2; i++) await expect(resolver.resolve4(`cached.${t.domain}`)).rejects.toMatchObject({ code: "ENOTFOUND" });
+    const hitsBefore = p.dns!.packetCache().hits;
+    await expect(resolver.resolve4(`cached.${t.domain}`)).rejects.toMatchObject({ code: "ENOTFOUND" });
+    expect(p.dns!.packetCache().hits).toBeGreaterThan(hitsBefore);
+    const created = await t.api("POST", `/v1/dns/${t.domain}/records`, { type: "A", name: "cached", data: "192.0.2.11", ttl: 300 });
+    expect(await resolver.resolve4(`cached.${t.domain}`)).toEqual(["192.0.2.11"]);
+    expect(await resolver.resolve4(`cached.${t.domain}`)).toEqual(["192.0.2.11"]);
+    expect((await t.api("DELETE", `/v1/dns/${t.domain}/records/${created.body.id}`)).body).toEqual({ deleted: true });
+    await expect(resolver.resolve4(`cached.${t.domain}`)).rejects.toMatchObject({ code: "ENOTFOUND" });
+  });
+
   it("dig @127.0.0.1 answers a record created through the API", async () => {
     await t.api("POST", `/v1/dns/${t.domain}/records`, { type: "MX", name: "@", data: "mx2.example.net", priority: 20 });
     // Asynchronous: the DNS server answering dig runs in this very process.

@@ -2,9 +2,11 @@
 // hosted zones (REFUSED elsewhere: it is not a resolver), and drops what it cannot parse,
 // since answering garbage from a spoofed source would make it a reflector.
 import dgram from "node:dgram";
+import dns from "node:dns";
 import net from "node:net";
 import type { ZoneIdentity } from "./answer.ts";
-import { respond, type RespondOptions } from "./respond.ts";
+import { PacketCache, respondCached } from "./packet-cache.ts";
+import type { RespondOptions } from "./respond.ts";
 import { ZoneCache } from "./zone-cache.ts";
 import type { DnsRecordRepository } from "./zone-repository.ts";
 
@@ -20,6 +22,8 @@ export interface DnsServerOptions extends ZoneIdentity {
 export interface DnsServer {
   udpPort: number;
   tcpPort: number;
+  /** The packet cache's counters: answers served from it, and entries held now. */
+  packetCache(): { hits: number; entries: number };
   close(): Promise<void>;
 }
 
@@ -29,14 +33,17 @@ export async function startDnsServer(options: DnsServerOptions): Promise<DnsServ
   const host = options.host ?? "127.0.0.1";
   const requested = options.port ?? 0;
   const zones = new ZoneCache(options.repository, options);
+  // One cache for both transports (the transport is part of its key).
+  const cache = new PacketCache();
   for (let attempt = 1; ; attempt++) {
-    const udp = await bindUdp(host, requested, { zones, transport: "udp" });
+    const udp = await bindUdp(host, requested, { zones, transport: "udp" }, cache);
     const udpPort = udp.address().port;
     try {
-      const tcp = await listenTcp(host, udpPort, { zones, transport: "tcp" }, options.tcpIdleMs ?? 10_000);
+      const tcp = await listenTcp(host, udpPort, { zones, transport: "tcp" }, cache, options.tcpIdleMs ?? 10_000);
       return {
         udpPort,
         tcpPort: udpPort,
+        packetCache: () => ({ hits: cache.hits, entries: cache.size }),
         close: async () => {
           await Promise.all([new Promise<void>((resolve) => udp.close(() => resolve())), tcp.close()]);
         },
@@ -50,14 +57,22 @@ export async function startDnsServer(options: DnsServerOptions): Promise<DnsServ
   }
 }
 
-function bindUdp(host: string, port: number, options: RespondOptions): Promise<dgram.Socket> {
-  const socket = dgram.createSocket(net.isIPv6(host) ? "udp6" : "udp4");
+// Replies go to the address a datagram came from, always an IP literal. Node's default
+// lookup answers an IP through process.nextTick, a hop per answer; this one calls back at
+// once, so the answer is sent in the turn it was computed in.
+const lookupLiteral = (address: string, family: number, callback: (error: Error | null, address: string, family: number) => void): void => {
+  if (net.isIP(address)) callback(null, address, family);
+  else dns.lookup(address, family, callback);
+};
+
+function bindUdp(host: string, port: number, options: RespondOptions, cache: PacketCache): Promise<dgram.Socket> {
+  const socket = dgram.createSocket({ type: net.isIPv6(host) ? "udp6" : "udp4", lookup: lookupLiteral as never });
   socket.on("message", (message, remote) => {
     const reply = (response: Buffer | undefined) => {
       if (response) socket.send(response, remote.port, remote.address);
     };
     try {
-      const response = respond(message, options);
+      const response = respondCached(message, options, cache);
       if (response instanceof Promise) response.then(reply, () => undefined);
       else reply(response);
     } catch {
@@ -79,7 +94,7 @@ interface TcpListener {
   close(): Promise<void>;
 }
 
-function listenTcp(host: string, port: number, options: RespondOptions, idleMs: number): Promise<TcpListener> {
+function listenTcp(host: string, port: number, options: RespondOptions, cache: PacketCache, idleMs: number): Promise<TcpListener> {
   const connections = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     connections.add(socket);
@@ -98,7 +113,7 @@ function listenTcp(host: string, port: number, options: RespondOptions, idleMs: 
         pending = pending.subarray(2 + length);
         queue = queue.then(async () => {
           const response = await Promise.resolve()
-            .then(() => respond(message, options))
+            .then(() => respondCached(message, options, cache))
             .catch(() => undefined);
           if (!response || socket.destroyed) return;
           const frame = Buffer.alloc(2);

@@ -38,18 +38,33 @@ export class ZoneCache {
     return this.#lookupSlowly(qname);
   }
 
+  /**
+   * Bumped whenever the change token moves: whatever was derived from the zones under an
+   * older generation (the packet cache's answers) is stale.
+   */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /**
+   * Undefined when the token was already checked this turn (the hot path), otherwise a
+   * promise that checks it; after it, `generation` is current for the rest of the turn.
+   */
+  ensureFresh(): Promise<void> | undefined {
+    if (this.#checkedThisTurn) return undefined;
+    // With node:sqlite the token read completes within the turn it starts in; an
+    // asynchronous repository would stretch "this turn" to the duration of one read.
+    this.#check ??= this.#checkToken()
+      .then(() => {
+        this.#checkedThisTurn = true;
+        setImmediate(() => (this.#checkedThisTurn = false));
+      })
+      .finally(() => (this.#check = undefined));
+    return this.#check;
+  }
+
   async #lookupSlowly(qname: string): Promise<ZoneIndex | undefined> {
-    if (!this.#checkedThisTurn) {
-      // With node:sqlite the token read completes within the turn it starts in; an
-      // asynchronous repository would stretch "this turn" to the duration of one read.
-      this.#check ??= this.#checkToken()
-        .then(() => {
-          this.#checkedThisTurn = true;
-          setImmediate(() => (this.#checkedThisTurn = false));
-        })
-        .finally(() => (this.#check = undefined));
-      await this.#check;
-    }
+    await this.ensureFresh();
     const generation = this.#generation;
     let zones = this.#zones;
     if (!zones) {

@@ -1,0 +1,149 @@
+// The packet cache on real loopback sockets: a repeated question is served from the cache
+// (the counter moves) with exactly the bytes the uncached path gives for that very query,
+// ID and 0x20 spelling included, and a committed change is in the next answer.
+import dgram from "node:dgram";
+import net from "node:net";
+import { decode, encode } from "dns-packet";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDnsServer, type DnsServer } from "./authoritative-server.ts";
+import { EXAMPLE_ZONE, createExampleZone } from "./example-zone.ts";
+import { PacketCache } from "./packet-cache.ts";
+import { respond } from "./respond.ts";
+import type { SqliteDnsRecordRepository } from "./sqlite-zone-repository.ts";
+import { queryPacket } from "./wire-client.ts";
+import { ZoneCache } from "./zone-cache.ts";
+
+let server: DnsServer;
+let repository: SqliteDnsRecordRepository;
+beforeAll(async () => {
+  ({ repository } = await createExampleZone());
+  server = await startDnsServer({ host: "127.0.0.1", port: 0, repository });
+});
+afterAll(() => server.close());
+
+function exchangeUdp(message: Buffer): Promise<Buffer> {
+  const socket = dgram.createSocket("udp4");
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new Error("no UDP answer within 5 s"));
+    }, 5000);
+    socket.once("message", (reply) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(reply);
+    });
+    socket.send(message, server.udpPort, "127.0.0.1");
+  });
+}
+
+function exchangeTcp(message: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(server.tcpPort, "127.0.0.1");
+    let pending = Buffer.alloc(0);
+    socket.on("connect", () => {
+      const frame = Buffer.alloc(2);
+      frame.writeUInt16BE(message.length);
+      socket.write(Buffer.concat([frame, message]));
+    });
+    socket.on("data", (chunk) => {
+      pending = Buffer.concat([pending, chunk]);
+      if (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
+        socket.end();
+        resolve(pending.subarray(2, 2 + pending.readUInt16BE(0)));
+      }
+    });
+    socket.on("error", reject);
+  });
+}
+
+const exchange = { udp: exchangeUdp, tcp: exchangeTcp };
+const message = (name: string, type: string, id: number, edns?: number) => encode(queryPacket({ name, type, id, edns }));
+// The uncached path: a fresh zone cache and no packet cache, for the very same bytes.
+const uncached = async (query: Buffer, transport: "udp" | "tcp") => (await respond(query, { zones: new ZoneCache(repository), transport }))!;
+
+describe("packet cache", () => {
+  const questions: [string, string, number?][] = [
+    ["web.example.test", "A"],
+    ["web.example.test", "A", 1232],
+    ["web.example.test", "AAAA"],
+    ["www.example.test", "A"],
+    ["example.test", "MX"],
+    ["example.test", "SOA"],
+    ["example.test", "NS"],
+    ["example.test", "ANY"],
+    ["s1._domainkey.example.test", "TXT"],
+    ["big.example.test", "TXT"],
+    ["big.example.test", "TXT", 1232],
+    ["big.example.test", "TXT", 700],
+    ["nothere.example.test", "A"],
+    ["_domainkey.example.test", "TXT"],
+    ["host.sub.example.test", "A"],
+    ["loop1.example.test", "A"],
+    ["dangling.example.test", "A"],
+    ["www.elsewhere.test", "A"],
+  ];
+
+  it.each(questions.flatMap(([name, type, edns]) => (["udp", "tcp"] as const).map((transport) => [transport, name, type, edns] as const)))(
+    "over %s answers %s %s (EDNS %s) from the cache byte for byte as uncached",
+    async (transport, name, type, edns) => {
+      const spellings = [name, name.toUpperCase(), name.replace(/[a-z]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c))];
+      const hitsBefore = server.packetCache().hits;
+      for (const [i, spelling] of spellings.entries()) {
+        const query = message(spelling, type, 4000 + i * 7919, edns);
+        const reply = await exchange[transport](query);
+        expect(reply.equals(await uncached(query, transport))).toBe(true);
+      }
+      // The first spelling filled the cache; the other two were served from it.
+      expect(server.packetCache().hits - hitsBefore).toBe(2);
+    },
+  );
+
+  it("echoes a 0x20 spelling in the question and the owner names after a lowercase query filled it", async () => {
+    await exchangeUdp(message("www.example.test", "A", 1));
+    const hitsBefore = server.packetCache().hits;
+    const reply = decode(await exchangeUdp(message("wWw.ExAmPlE.tEsT", "A", 2)));
+    expect(server.packetCache().hits - hitsBefore).toBe(1);
+    expect(reply.id).toBe(2);
+    expect(reply.questions).toMatchObject([{ name: "wWw.ExAmPlE.tEsT", type: "A" }]);
+    expect(reply.answers).toMatchObject([
+      { name: "wWw.ExAmPlE.tEsT", type: "CNAME", data: "web.example.test" },
+      { name: "web.example.test", type: "A", data: "192.0.2.2" },
+    ]);
+  });
+
+  it("answers a record created and then deleted through the repository at once, though the question was cached", async () => {
+    const ask = async (id: number) => decode(await exchangeUdp(message("fresh.example.test", "A", id))) as { rcode?: string; answers?: { data: unknown }[] };
+    expect((await ask(1)).rcode).toBe("NXDOMAIN");
+    expect((await ask(2)).rcode).toBe("NXDOMAIN");
+    const record = await repository.insertRecord(EXAMPLE_ZONE, { type: "A", name: "fresh", data: "192.0.2.77", priority: null, ttl: 60 });
+    expect((await ask(3)).answers).toMatchObject([{ data: "192.0.2.77" }]);
+    expect((await ask(4)).answers).toMatchObject([{ data: "192.0.2.77" }]);
+    await repository.deleteRecord(EXAMPLE_ZONE, record.id);
+    expect((await ask(5)).rcode).toBe("NXDOMAIN");
+  });
+
+  it("answers queries it does not key (two questions, a name with a space) through the uncached path", async () => {
+    const two = encode({ type: "query", id: 9, flags: 0, questions: [{ name: "web.example.test", type: "A" }, { name: "mx.example.test", type: "A" }] });
+    const spaced = message("we b.example.test", "A", 10);
+    for (const query of [two, two, spaced, spaced]) {
+      const hitsBefore = server.packetCache().hits;
+      expect((await exchangeUdp(query)).equals(await uncached(query, "udp"))).toBe(true);
+      expect(server.packetCache().hits).toBe(hitsBefore);
+    }
+  });
+
+  it("holds at most its cap, dropping the oldest entry first", () => {
+    const cache = new PacketCache(2);
+    const entry = { answer: Buffer.alloc(12), echoes: [] };
+    cache.sync(1);
+    cache.set("a", entry);
+    cache.set("b", entry);
+    cache.set("c", entry);
+    expect(cache.size).toBe(2);
+    expect(cache.get("a")).toBeUndefined();
+    expect(cache.get("c")).toBe(entry);
+    cache.sync(2);
+    expect(cache.size).toBe(0);
+  });
+});
