@@ -133,6 +133,57 @@ describe("packet cache", () => {
     }
   });
 
+  // An EDNS query whose OPT record carries these options (code, data), framed by hand.
+  const withOptions = (name: string, id: number, options: [number, Buffer][]) => {
+    const plain = message(name, "A", id, 1232);
+    const rdata = Buffer.concat(options.map(([code, data]) => Buffer.concat([Buffer.from([code >> 8, code & 0xff, data.length >> 8, data.length & 0xff]), data])));
+    const query = Buffer.concat([plain, rdata]);
+    query.writeUInt16BE(rdata.length, plain.length - 2);
+    return query;
+  };
+
+  it("keys a query without its DNS cookie, which dig sends fresh every time", async () => {
+    await exchangeUdp(withOptions("mx.example.test", 20, [[10, Buffer.from("0102030405060708", "hex")]]));
+    const hitsBefore = server.packetCache().hits;
+    const query = withOptions("mX.example.TEST", 21, [[10, Buffer.from("a1a2a3a4a5a6a7a8", "hex")]]);
+    expect((await exchangeUdp(query)).equals(await uncached(query, "udp"))).toBe(true);
+    expect(server.packetCache().hits - hitsBefore).toBe(1);
+  });
+
+  it("keys other EDNS options and malformed cookies by their bytes", async () => {
+    const padded = (id: number, length: number) => withOptions("mx.example.test", id, [[12, Buffer.alloc(length)]]);
+    await exchangeUdp(padded(30, 8));
+    let hitsBefore = server.packetCache().hits;
+    expect((await exchangeUdp(padded(31, 16))).equals(await uncached(padded(31, 16), "udp"))).toBe(true);
+    expect(server.packetCache().hits).toBe(hitsBefore);
+    expect((await exchangeUdp(padded(32, 8))).equals(await uncached(padded(32, 8), "udp"))).toBe(true);
+    expect(server.packetCache().hits - hitsBefore).toBe(1);
+
+    // A cookie whose length runs past the record is not keyed as a cookie: whatever the
+    // uncached path makes of it, it gets, not the well-formed query's cached answer.
+    const good = withOptions("mx.example.test", 33, [[10, Buffer.alloc(8, 1)]]);
+    await exchangeUdp(good);
+    const bad = Buffer.from(good);
+    bad.writeUInt16BE(200, bad.length - 8 - 2);
+    hitsBefore = server.packetCache().hits;
+    expect((await exchangeUdp(bad)).equals((await uncached(bad, "udp"))!)).toBe(true);
+    expect(server.packetCache().hits).toBe(hitsBefore);
+  });
+
+  it("holds at most its byte budget, dropping the oldest entries first", () => {
+    const cache = new PacketCache(100, 100);
+    const entry = (bytes: number) => ({ answer: Buffer.alloc(bytes), echoes: [] });
+    cache.sync(1);
+    cache.set("a", entry(40));
+    cache.set("b", entry(40));
+    cache.set("c", entry(40));
+    expect(cache.size).toBe(2);
+    expect(cache.get("a")).toBeUndefined();
+    cache.set("d", entry(200));
+    expect(cache.get("d")).toBeUndefined();
+    expect(cache.size).toBe(2);
+  });
+
   it("holds at most its cap, dropping the oldest entry first", () => {
     const cache = new PacketCache(2);
     const entry = { answer: Buffer.alloc(12), echoes: [] };

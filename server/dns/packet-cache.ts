@@ -13,8 +13,9 @@
 // fresh) the whole cache is dropped, so an answer never outlives a committed change.
 import { respond, type RespondOptions } from "./respond.ts";
 
-/** Bounds memory against floods of distinct names (random subdomains); oldest entries go first. */
+/** Bound memory against floods of distinct names (random subdomains); oldest entries go first. */
 export const PACKET_CACHE_MAX_ENTRIES = 10_000;
+export const PACKET_CACHE_MAX_BYTES = 8 * 1024 * 1024;
 
 const HEADER = 12;
 
@@ -26,14 +27,17 @@ interface Entry {
 }
 
 export class PacketCache {
-  readonly #max: number;
+  readonly #maxEntries: number;
+  readonly #maxBytes: number;
   #entries = new Map<string, Entry>();
+  #bytes = 0;
   #generation = -1;
   /** Answers served from the cache since start, for tests and operators. */
   hits = 0;
 
-  constructor(max = PACKET_CACHE_MAX_ENTRIES) {
-    this.#max = max;
+  constructor(maxEntries = PACKET_CACHE_MAX_ENTRIES, maxBytes = PACKET_CACHE_MAX_BYTES) {
+    this.#maxEntries = maxEntries;
+    this.#maxBytes = maxBytes;
   }
 
   get size(): number {
@@ -45,6 +49,7 @@ export class PacketCache {
     if (generation === this.#generation) return;
     this.#generation = generation;
     this.#entries = new Map();
+    this.#bytes = 0;
   }
 
   get(key: string): Entry | undefined {
@@ -52,8 +57,15 @@ export class PacketCache {
   }
 
   set(key: string, entry: Entry): void {
-    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+    const cost = key.length + entry.answer.length;
+    if (cost > this.#maxBytes || this.#entries.has(key)) return;
+    for (const [oldest, { answer }] of this.#entries) {
+      if (this.#entries.size < this.#maxEntries && this.#bytes + cost <= this.#maxBytes) break;
+      this.#entries.delete(oldest);
+      this.#bytes -= oldest.length + answer.length;
+    }
     this.#entries.set(key, entry);
+    this.#bytes += cost;
   }
 }
 
@@ -72,7 +84,7 @@ export function respondCached(message: Buffer, options: RespondOptions, cache: P
 
 function fromCache(message: Buffer, nameEnd: number, options: RespondOptions, cache: PacketCache): Buffer | undefined | Promise<Buffer | undefined> {
   cache.sync(options.zones.generation);
-  const key = options.transport + message.toString("latin1", 2, HEADER) + message.toString("latin1", HEADER, nameEnd).toLowerCase() + message.toString("latin1", nameEnd);
+  const key = options.transport + message.toString("latin1", 2, HEADER) + message.toString("latin1", HEADER, nameEnd).toLowerCase() + tailKey(message, nameEnd);
   const entry = cache.get(key);
   if (entry) {
     cache.hits++;
@@ -116,8 +128,9 @@ function learnEchoes(message: Buffer, nameEnd: number, options: RespondOptions, 
   };
   const lowerQuery = spelled(false);
   const upperQuery = spelled(true);
-  const lower = respond(lowerQuery, options);
-  const upper = respond(upperQuery, options);
+  // Most askers do not randomise case: their own answer is already one of the two.
+  const lower = lowerQuery.equals(message) ? answer : respond(lowerQuery, options);
+  const upper = upperQuery.equals(message) ? answer : respond(upperQuery, options);
   if (!Buffer.isBuffer(lower) || !Buffer.isBuffer(upper) || lower.length !== answer.length || upper.length !== answer.length) return undefined;
   const lowerName = lowerQuery.subarray(HEADER, nameEnd);
   const upperName = upperQuery.subarray(HEADER, nameEnd);
@@ -137,6 +150,27 @@ function learnEchoes(message: Buffer, nameEnd: number, options: RespondOptions, 
   const entry = { answer: lower, echoes };
   // The entry must reproduce the answer just computed for the asker's own spelling.
   return patch(entry, message, nameEnd).equals(answer) ? entry : undefined;
+}
+
+/**
+ * The key of what follows the name: type, class and the additional section, except that
+ * an OPT record carrying only COOKIE options (RFC 7873) is keyed without them. This server
+ * does not answer cookies and `respond` ignores them, and dig sends a fresh one with every
+ * query; the framing is checked so a malformed option still goes to `respond`.
+ */
+function tailKey(message: Buffer, nameEnd: number): string {
+  const opt = nameEnd + 4;
+  const rdata = opt + 11;
+  // The first character tells the two forms apart, so no tail can pass for the other.
+  const whole = "=" + message.toString("latin1", nameEnd);
+  if (message.readUInt16BE(10) !== 1 || rdata > message.length || message[opt] !== 0 || message.readUInt16BE(opt + 1) !== 41) return whole;
+  if (rdata + message.readUInt16BE(opt + 9) !== message.length) return whole;
+  for (let offset = rdata; offset < message.length; ) {
+    if (offset + 4 > message.length || message.readUInt16BE(offset) !== 10) return whole;
+    offset += 4 + message.readUInt16BE(offset + 2);
+    if (offset > message.length) return whole;
+  }
+  return "c" + message.toString("latin1", nameEnd, opt + 9);
 }
 
 /**
