@@ -4,6 +4,46 @@
 # naming what is missing and the one command that installs it. No test skips for a missing tool.
 # One line per tool: "<command or absolute path> <Debian package>"; add yours here.
 set -eu
+# --bench: the peers of `npm run bench:dns` instead (NSD, PowerDNS with its bind backend, dnsperf).
+# Not needed by any test; the default run below (no flag: `npm test`, CI) is unchanged.
+if [ "${1:-}" = "--bench" ]; then
+  bench_missing=""
+  [ -x /usr/sbin/nsd ] || bench_missing="$bench_missing nsd"
+  [ -x /usr/sbin/pdns_server ] || bench_missing="$bench_missing pdns-server"
+  ls /usr/lib/*/pdns/libbindbackend.so >/dev/null 2>&1 || bench_missing="$bench_missing pdns-backend-bind"
+  command -v dnsperf >/dev/null 2>&1 || bench_missing="$bench_missing dnsperf"
+  if [ -z "$bench_missing" ]; then
+    echo "bench deps: all present"
+    exit 0
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "bench deps missing:$bench_missing" >&2
+    echo "install them with:  sudo sh scripts/install-system-deps.sh --bench" >&2
+    exit 1
+  fi
+  # The Debian packages start nsd and pdns as system services on port 53 when installed. The
+  # bench starts its own private copies on free loopback ports, so the services must not run:
+  # a policy-rc.d that answers 101 ("action forbidden") makes invoke-rc.d and
+  # deb-systemd-invoke skip every start during this install. An existing policy is kept
+  # aside and put back; with systemd the units are also disabled so a reboot does not start them.
+  policy=/usr/sbin/policy-rc.d
+  [ -e "$policy" ] && mv "$policy" "$policy.install-system-deps"
+  restore_policy() {
+    rm -f "$policy"
+    if [ -e "$policy.install-system-deps" ]; then mv "$policy.install-system-deps" "$policy"; fi
+  }
+  trap restore_policy EXIT
+  printf '#!/bin/sh\nexit 101\n' >"$policy"
+  chmod 755 "$policy"
+  echo "bench deps: installing$bench_missing (services not started)"
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $bench_missing
+  if [ -d /run/systemd/system ]; then
+    systemctl disable --now nsd pdns >/dev/null 2>&1 || true
+  fi
+  exit 0
+fi
 # chromium: webmail, unsubscribe and docs pages through playwright-core; dig: DNS answers;
 # swaks: a real SMTP client delivering bounce reports; pebble: the ACME test CA; openssl: test certificates;
 # postgresql: the throwaway clusters of the PostgreSQL backend's tests (test/support/postgres.ts);

@@ -2,7 +2,8 @@
 // answers a fixed A record without any lookup: the ratio is what our lookups, SQLite and
 // DNS rules cost. Each server runs in its own worker thread so it has an event loop to
 // itself, as in production; the main thread is the one loopback client for both.
-// Usage: npm run bench:dns [-- --queries 20000 --concurrency 32 --rounds 3]
+// Then the same zone served by the platform, NSD and PowerDNS, driven by dnsperf (peers-bench.ts).
+// Usage: npm run bench:dns [-- --queries 20000 --concurrency 32 --rounds 3 --seconds 5]
 import dgram from "node:dgram";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -10,6 +11,7 @@ import { decode, encode } from "dns-packet";
 import { startDnsServer } from "./authoritative-server.ts";
 import { createExampleZone } from "./example-zone.ts";
 import { queryPacket } from "./wire-client.ts";
+import { INSTALL_COMMAND, benchmarkPeers, formatPeers, missingPeers } from "./peers-bench.ts";
 
 type Target = "bare" | "platform";
 const QUERY_NAME = "web.example.test";
@@ -131,15 +133,25 @@ async function main(): Promise<void> {
       queries: { type: "string", default: "20000" },
       concurrency: { type: "string", default: "32" },
       rounds: { type: "string", default: "3" },
+      seconds: { type: "string", default: "5" },
     },
   });
-  const [queries, concurrency, rounds] = [values.queries, values.concurrency, values.rounds].map(Number);
+  const [queries, concurrency, rounds, seconds] = [values.queries, values.concurrency, values.rounds, values.seconds].map(Number);
   const { bareQps, platformQps, ratio, lost } = await benchmarkDns({ queries, concurrency, rounds });
   console.log(`DNS benchmark: ${queries} UDP queries x ${rounds} rounds, concurrency ${concurrency}, loopback, median of rounds`);
   console.log(`  bare dns-packet responder: ${Math.round(bareQps)} qps`);
   console.log(`  platform authoritative:    ${Math.round(platformQps)} qps`);
   console.log(`  ratio: ${ratio.toFixed(2)} (goal >= 0.70)${ratio >= 0.7 ? "" : "  BELOW GOAL"}`);
   if (lost > 0) console.log(`  lost datagrams (resent): ${lost}`);
+  // The peers (issue 32): never skipped in silence; a missing one fails this part of the run.
+  const missing = missingPeers();
+  if (missing.length > 0) {
+    console.error(`DNS peers missing (Debian packages): ${missing.join(" ")}`);
+    console.error(`install them with:  ${INSTALL_COMMAND}`);
+    process.exitCode = 1;
+    return;
+  }
+  for (const line of formatPeers(await benchmarkPeers({ rounds, seconds }), seconds)) console.log(line);
 }
 
 if (!isMainThread) {

@@ -1,0 +1,394 @@
+// The platform's authoritative server against NSD and PowerDNS (issue 32): the same zone
+// (exported from the platform's own records by bench-platform-process.ts), the same dnsperf
+// query mix, interleaved rounds, one worker/thread each, on loopback. Every server is started
+// here, privately: its own config, pid and working directory under a temp folder, a free
+// loopback port, never the system service and never port 53; all are stopped in `finally`
+// and on SIGINT. Used by `npm run bench:dns` (bench.ts).
+import { spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import dgram from "node:dgram";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { queryUdp, type Reply } from "./wire-client.ts";
+
+export const INSTALL_COMMAND = "sudo sh scripts/install-system-deps.sh --bench";
+
+/** Existing and missing names, A, AAAA, MX, TXT (short and a 600-byte DKIM key), the CNAME chain. */
+export const QUERY_MIX = [
+  "web.example.test A",
+  "web.example.test AAAA",
+  "www.example.test A",
+  "chain.example.test A",
+  "chain.example.test AAAA",
+  "example.test MX",
+  "example.test TXT",
+  "s1._domainkey.example.test TXT",
+  "mx.example.test A",
+  "web.example.test MX",
+  "nothere.example.test A",
+  "missing.example.test AAAA",
+];
+
+type Peer = "nsd" | "pdns";
+type Target = "platform" | Peer;
+const LABEL: Record<Target, string> = { platform: "platform", pdns: "PowerDNS", nsd: "NSD" };
+
+const SEARCH_PATH = [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/sbin"];
+const which = (command: string) =>
+  SEARCH_PATH.map((dir) => path.join(dir, command)).find((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
+/** PowerDNS's bind backend is a module, not a command: /usr/lib/<triplet>/pdns/libbindbackend.so. */
+function bindBackend(): string | undefined {
+  for (const dir of ["/usr/lib", ...readdirSync("/usr/lib").map((name) => path.join("/usr/lib", name))]) {
+    const file = path.join(dir, "pdns", "libbindbackend.so");
+    try {
+      accessSync(file, constants.R_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** The Debian packages of the peers that are not installed (empty when all are). */
+export function missingPeers(): string[] {
+  const missing: string[] = [];
+  if (!which("nsd")) missing.push("nsd");
+  if (!which("pdns_server")) missing.push("pdns-server");
+  if (!bindBackend()) missing.push("pdns-backend-bind");
+  if (!which("dnsperf")) missing.push("dnsperf");
+  return missing;
+}
+
+/** A port free on both UDP and TCP of 127.0.0.1 (asked of the kernel, then released for the server). */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const tcp = createServer();
+    await new Promise<void>((resolve) => tcp.listen(0, "127.0.0.1", resolve));
+    const port = (tcp.address() as { port: number }).port;
+    const udp = dgram.createSocket("udp4");
+    const free = await new Promise<boolean>((resolve) => {
+      udp.once("error", () => resolve(false));
+      udp.bind(port, "127.0.0.1", () => resolve(true));
+    });
+    await new Promise<void>((resolve) => (free ? udp.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    if (free) return port;
+  }
+}
+
+/** utime + stime in seconds of a process and all its descendants (NSD serves from forked children). */
+function cpuSeconds(root: number): number {
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // Fields after the command name, which may hold spaces: state ppid ... utime(14) stime(15).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    parent.set(Number(entry), Number(fields[1]));
+    ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+  }
+  let total = 0;
+  for (const [pid, value] of ticks) {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === root) {
+        total += value;
+        break;
+      }
+    }
+  }
+  return total / 100; // USER_HZ is 100 on Linux
+}
+
+interface Running {
+  target: Target;
+  port: number;
+  child: ChildProcess;
+  log: () => string;
+}
+
+const children = new Set<ChildProcess>();
+
+function launch(command: string, args: string[], cwd: string, logFile: string): { child: ChildProcess; log: () => string } {
+  const child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    writeFileSync(logFile, output);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  return { child, log: () => output };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Wait until the server answers the zone's SOA with NOERROR. */
+async function ready(running: Running): Promise<void> {
+  const deadline = Date.now() + 15000;
+  while (Date.now() < deadline) {
+    if (running.child.exitCode !== null) break;
+    try {
+      const reply = await queryUdp(running.port, { name: "example.test", type: "SOA" }, "127.0.0.1", 300);
+      if (reply.rcode === "NOERROR" && reply.answers?.length === 1) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${LABEL[running.target]} did not start on 127.0.0.1:${running.port}:\n${running.log()}`);
+}
+
+async function startPlatform(dir: string, zonePath: string): Promise<Running> {
+  const port = await freePort();
+  const script = new URL("./bench-platform-process.ts", import.meta.url).pathname;
+  const { child, log } = launch(process.execPath, [script, zonePath, String(port)], dir, path.join(dir, "platform.log"));
+  const running = { target: "platform" as const, port, child, log };
+  await ready(running);
+  return running;
+}
+
+async function startNsd(dir: string, zonePath: string): Promise<Running> {
+  const port = await freePort();
+  const config = path.join(dir, "nsd.conf");
+  writeFileSync(
+    config,
+    [
+      "server:",
+      `  ip-address: 127.0.0.1@${port}`,
+      "  server-count: 1", // one serving process, as the platform has one event loop
+      '  username: ""', // stay the user we are; no privilege drop needed off port 53
+      '  chroot: ""',
+      `  zonesdir: "${dir}"`,
+      '  database: ""',
+      `  zonelistfile: "${dir}/zone.list"`,
+      `  xfrdfile: "${dir}/xfrd.state"`,
+      `  xfrdir: "${dir}"`,
+      `  pidfile: "${dir}/nsd.pid"`,
+      `  logfile: "${dir}/nsd.log"`,
+      // No NS RRset in the authority section of positive answers, as the platform and PowerDNS answer.
+      "  minimal-responses: yes",
+      "  rrl-ratelimit: 0", // response rate limiting would drop most of one client's queries
+      "  rrl-whitelist-ratelimit: 0",
+      "remote-control:",
+      "  control-enable: no",
+      "zone:",
+      "  name: example.test",
+      `  zonefile: "${zonePath}"`,
+      "",
+    ].join("\n"),
+  );
+  // -d: stay in the foreground so the pid we hold is NSD's main process (its server child is counted through it).
+  const { child, log } = launch(which("nsd")!, ["-d", "-c", config], dir, path.join(dir, "nsd.out"));
+  const running = { target: "nsd" as const, port, child, log: () => log() + readIfAny(path.join(dir, "nsd.log")) };
+  await ready(running);
+  return running;
+}
+
+async function startPdns(dir: string, zonePath: string): Promise<Running> {
+  const port = await freePort();
+  writeFileSync(path.join(dir, "named.conf"), `zone "example.test" { type master; file "${zonePath}"; };\n`);
+  writeFileSync(
+    path.join(dir, "pdns.conf"),
+    [
+      "launch=bind",
+      `bind-config=${dir}/named.conf`,
+      "local-address=127.0.0.1",
+      `local-port=${port}`,
+      `socket-dir=${dir}`,
+      "daemon=no",
+      "guardian=no",
+      // One receiver and one distributor (backend) thread: the fewest PowerDNS runs with.
+      "receiver-threads=1",
+      "distributor-threads=1",
+      "disable-syslog=yes",
+      "write-pid=no",
+      "webserver=no",
+      "api=no",
+      // No security-status query through the system resolver: the bench stays on loopback.
+      "security-poll-suffix=",
+      "",
+    ].join("\n"),
+  );
+  const { child, log } = launch(which("pdns_server")!, [`--config-dir=${dir}`], dir, path.join(dir, "pdns.out"));
+  const running = { target: "pdns" as const, port, child, log };
+  await ready(running);
+  return running;
+}
+
+function readIfAny(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** Record data as short text (TXT character-strings decoded, long values cut) for the difference report. */
+function printable(data: unknown): string {
+  const text = JSON.stringify(data, (_key, value) => (value?.type === "Buffer" ? Buffer.from(value.data).toString() : value));
+  return text.length > 80 ? `${text.slice(0, 60)}...(${text.length} chars)` : text;
+}
+
+/** What a resolver sees of an answer: rcode, AA and each section without TTLs or order. */
+function shape(reply: Reply): string {
+  const records = (section: Reply["answers"]) =>
+    (section ?? [])
+      .filter((record) => record.type !== "OPT")
+      .map((record) => `${record.name.toLowerCase()} ${record.type} ${printable("data" in record ? record.data : "")}`)
+      .sort();
+  return JSON.stringify({ rcode: reply.rcode, aa: reply.flag_aa, answers: records(reply.answers), authority: records(reply.authorities) });
+}
+
+/** Every mix question asked of every server; the differences are printed so a gap is not a faster wrong answer. */
+async function compareAnswers(servers: Running[]): Promise<string[]> {
+  const differences: string[] = [];
+  for (const line of QUERY_MIX) {
+    const [name, type] = line.split(" ");
+    const shapes = await Promise.all(servers.map(async (s) => shape(await queryUdp(s.port, { name, type, edns: 1232 }))));
+    servers.forEach((s, i) => {
+      if (shapes[i] !== shapes[0]) differences.push(`${line}: ${LABEL[s.target]} ${shapes[i]} vs platform ${shapes[0]}`);
+    });
+  }
+  return differences;
+}
+
+interface Run {
+  qps: number;
+  completed: number;
+  lost: number;
+  cpuSeconds: number;
+}
+
+async function dnsperf(port: number, queryFile: string, seconds: number, dir: string): Promise<Run> {
+  const { child, log } = launch(
+    which("dnsperf")!,
+    // One client, one thread, 100 outstanding, EDNS 0 (as resolvers send it), for `seconds`.
+    ["-s", "127.0.0.1", "-p", String(port), "-d", queryFile, "-l", String(seconds), "-c", "1", "-T", "1", "-q", "100", "-e"],
+    dir,
+    path.join(dir, "dnsperf.out"),
+  );
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  const out = log();
+  const number = (pattern: RegExp) => Number(pattern.exec(out)?.[1]);
+  const run = { qps: number(/Queries per second:\s+([\d.]+)/), completed: number(/Queries completed:\s+(\d+)/), lost: number(/Queries lost:\s+(\d+)/), cpuSeconds: 0 };
+  if (code !== 0 || !Number.isFinite(run.qps)) throw new Error(`dnsperf failed (exit ${code}):\n${out}`);
+  return run;
+}
+
+export interface PeerRound {
+  round: number;
+  runs: Record<Target, Run>;
+}
+
+export interface PeerBenchmarkResult {
+  rounds: PeerRound[];
+  loadBefore: number[];
+  loadAfter: number[];
+  differences: string[];
+  versions: Record<Peer, string>;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Start the three servers, check they answer alike, then interleave dnsperf rounds. */
+export async function benchmarkPeers({ rounds = 3, seconds = 5 } = {}): Promise<PeerBenchmarkResult> {
+  const root = mkdtempSync(path.join(tmpdir(), "dns-peers-bench-"));
+  const dirs = Object.fromEntries(["platform", "nsd", "pdns", "dnsperf"].map((name) => [name, path.join(root, name)]));
+  for (const dir of Object.values(dirs)) mkdirSync(dir);
+  const zonePath = path.join(root, "example.test.zone");
+  const queryFile = path.join(root, "queries.txt");
+  writeFileSync(queryFile, QUERY_MIX.join("\n") + "\n");
+  const onSigint = () => {
+    // SIGTERM, not SIGKILL: NSD stops its forked server child only when it can handle the signal.
+    for (const child of children) child.kill("SIGTERM");
+    rmSync(root, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once("SIGINT", onSigint);
+  try {
+    // The platform first: it writes the zone file the peers load.
+    const platform = await startPlatform(dirs.platform, zonePath);
+    const servers: Record<Target, Running> = { platform, nsd: await startNsd(dirs.nsd, zonePath), pdns: await startPdns(dirs.pdns, zonePath) };
+    const differences = await compareAnswers([servers.platform, servers.pdns, servers.nsd]);
+    const order: Target[] = ["nsd", "pdns", "platform"];
+    // Warm-up: one short run each (JIT, packet caches), not counted.
+    for (const target of order) await dnsperf(servers[target].port, queryFile, 1, dirs.dnsperf);
+    const loadBefore = loadavg();
+    const results: PeerRound[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const runs = {} as Record<Target, Run>;
+      // Rotate who goes first so any drift of the shared machine spreads over all three.
+      for (const target of order.map((_, i) => order[(i + round) % order.length])) {
+        const before = cpuSeconds(servers[target].child.pid!);
+        const run = await dnsperf(servers[target].port, queryFile, seconds, dirs.dnsperf);
+        run.cpuSeconds = cpuSeconds(servers[target].child.pid!) - before;
+        runs[target] = run;
+      }
+      results.push({ round, runs });
+    }
+    const loadAfter = loadavg();
+    return { rounds: results, loadBefore, loadAfter, differences, versions: { nsd: peerVersion(servers.nsd), pdns: peerVersion(servers.pdns) } };
+  } finally {
+    await Promise.all([...children].map(stop));
+    process.off("SIGINT", onSigint);
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function peerVersion(running: Running): string {
+  return /(NSD [\d.]+|PowerDNS Authoritative Server [\d.]+)/.exec(running.log())?.[1] ?? "version unknown";
+}
+
+const us = (run: Run) => (run.completed > 0 ? ((run.cpuSeconds / run.completed) * 1e6).toFixed(1) : "-");
+
+/** The report `npm run bench:dns` prints. */
+export function formatPeers(result: PeerBenchmarkResult, seconds: number): string[] {
+  const lines = [
+    `Peers: dnsperf -c 1 -T 1 -q 100 -e, ${seconds} s per run, ${QUERY_MIX.length}-question mix, ${result.rounds.length} interleaved rounds (${result.versions.nsd}, ${result.versions.pdns})`,
+    `  load average before: ${result.loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
+  ];
+  for (const { round, runs } of result.rounds) {
+    const cells = (["nsd", "pdns", "platform"] as const).map((t) => `${LABEL[t]} ${Math.round(runs[t].qps)} qps ${us(runs[t])} us/q${runs[t].lost ? ` lost ${runs[t].lost}` : ""}`);
+    lines.push(`  round ${round}: ${cells.join(", ")}; platform/PowerDNS ${(runs.platform.qps / runs.pdns.qps).toFixed(2)}, platform/NSD ${(runs.platform.qps / runs.nsd.qps).toFixed(2)}`);
+  }
+  lines.push(`  load average after:  ${result.loadAfter.map((l) => l.toFixed(2)).join(" ")}`);
+  const med = (target: Target, f: (run: Run) => number) => median(result.rounds.map((r) => f(r.runs[target])));
+  for (const target of ["nsd", "pdns", "platform"] as const) {
+    const cpu = med(target, (run) => (run.cpuSeconds / run.completed) * 1e6);
+    lines.push(`  median ${LABEL[target].padEnd(8)} ${String(Math.round(med(target, (r) => r.qps))).padStart(7)} qps, CPU ${cpu.toFixed(1)} us/query`);
+  }
+  const ratio = (peer: Peer) => median(result.rounds.map((r) => r.runs.platform.qps / r.runs[peer].qps));
+  lines.push(`  median ratio platform/PowerDNS ${ratio("pdns").toFixed(2)} (goal >= 1.0), platform/NSD ${ratio("nsd").toFixed(2)} (goal >= 0.8)`);
+  if (result.differences.length > 0) lines.push("  ANSWERS DIFFER (the comparison is not like for like):", ...result.differences.map((d) => `    ${d}`));
+  else lines.push(`  answers: all ${QUERY_MIX.length} questions answered alike by the three (rcode, AA, answer and authority sections, TTLs aside)`);
+  return lines;
+}
