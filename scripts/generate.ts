@@ -3,7 +3,15 @@
 // its time. A failing step prints what the designer needs (TypeSpec's own diagnostics with their
 // code frames, the step and the file) and exits 1, never a stack trace of this script.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -122,8 +130,14 @@ async function runOnce(outDir: string, entry: string): Promise<boolean> {
   return true;
 }
 
-/** The designer's edit loop: rebuild on every save under the spec's folder, one build at a time. */
-function watchSpec(outDir: string, entry: string): void {
+/**
+ * The designer's edit loop: rebuild on every save under the spec's folder, one build at a time.
+ * Each folder gets its own watcher, set up synchronously before the first build, so a save made
+ * while the first build runs (or right after) is never missed; a recursive fs.watch adds its
+ * subfolders' watchers later, and an early save went unseen. New folders are picked up on the
+ * next change.
+ */
+function watchSpec(outDir: string, entry: string, firstBuild: Promise<boolean>): void {
   const folder = dirname(entry);
   let running = false;
   let again = false;
@@ -134,6 +148,7 @@ function watchSpec(outDir: string, entry: string): void {
       return;
     }
     running = true;
+    await firstBuild;
     console.log(`\n[${new Date().toLocaleTimeString()}] spec changed, regenerating`);
     await runOnce(outDir, entry);
     running = false;
@@ -142,12 +157,29 @@ function watchSpec(outDir: string, entry: string): void {
       void rebuild();
     }
   };
-  watch(folder, { recursive: true }, (_event, file) => {
-    if (file && !String(file).endsWith(".tsp") && !String(file).endsWith(".json")) return;
-    // Editors save in several writes; one rebuild per burst.
-    clearTimeout(timer);
-    timer = setTimeout(() => void rebuild(), 150);
-  });
+  const watched = new Set<string>();
+  const watchFolders = () => {
+    const folders = [
+      folder,
+      ...readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => join(e.parentPath, e.name)),
+    ];
+    for (const dir of folders) {
+      if (watched.has(dir)) continue;
+      watched.add(dir);
+      watch(dir, (_event, file) => {
+        if (file && !String(file).endsWith(".tsp") && !String(file).endsWith(".json")) {
+          watchFolders();
+          return;
+        }
+        // Editors save in several writes; one rebuild per burst.
+        clearTimeout(timer);
+        timer = setTimeout(() => void rebuild(), 150);
+      });
+    }
+  };
+  watchFolders();
   console.log(`watching ${folder} (Ctrl-C to stop)`);
 }
 
@@ -157,7 +189,10 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   });
   const outDir = resolve(values.out ?? join(root, "generated"));
   const entry = resolve(values.spec ?? join(root, "spec/main.tsp"));
-  const ok = await runOnce(outDir, entry);
-  if (values.watch) watchSpec(outDir, entry);
-  else if (!ok) process.exitCode = 1;
+  if (values.watch) {
+    let built: (ok: boolean) => void = () => undefined;
+    const firstBuild = new Promise<boolean>((resolve) => (built = resolve));
+    watchSpec(outDir, entry, firstBuild);
+    built(await runOnce(outDir, entry));
+  } else if (!(await runOnce(outDir, entry))) process.exitCode = 1;
 }
