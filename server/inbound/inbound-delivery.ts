@@ -10,7 +10,7 @@ import { parseForIndex, parseMessage, toStoredMessage } from "./parse-message.ts
 import { recipientRefusal, type Refusal } from "./recipient-check.ts";
 import type { InboundRouteHandler, InboundRoutes } from "./routes.ts";
 import { dmarcAction } from "./dmarc-policy.ts";
-import { traceHeaders, type Resolve } from "./trace-headers.ts";
+import { traceHeaders, type Envelope, type Resolve } from "./trace-headers.ts";
 
 export interface InboundDeliveryDeps {
   mailHost: string;
@@ -22,17 +22,8 @@ export interface InboundDeliveryDeps {
   log: (message: string, fields?: Record<string, unknown>) => void;
 }
 
-/** Who handed the message over, as an SMTP session knows it. */
-export interface InboundEnvelope {
-  remoteAddress: string;
-  helo: string;
-  /** "" for the null sender. */
-  mailFrom: string;
-  /** Accepted at RCPT TO, lowercased. */
-  recipients: string[];
-  secure: boolean;
-  sessionId: string;
-}
+/** Who handed the message over, as an SMTP session knows it (the time of receipt is ours to set). */
+export type InboundEnvelope = Omit<Envelope, "receivedAt">;
 
 /** An SMTP reply: smtp-server sends `responseCode` and the message as the reply text. */
 export function smtpReply(code: number, text: string): Error & { responseCode: number } {

@@ -9,7 +9,9 @@ import { authenticate, dmarc as verifyDmarc } from "mailauth";
 export interface Envelope {
   remoteAddress: string;
   helo: string;
+  /** "" for the null sender. */
   mailFrom: string;
+  /** Accepted at RCPT TO, lowercased. */
   recipients: string[];
   secure: boolean;
   sessionId: string;

@@ -10,7 +10,7 @@ import { stripBrackets } from "../inbound/parse-message.ts";
 import type { MailboxRepository } from "../mailboxes/mailbox-repository.ts";
 import { sendDownload } from "../http/download.ts";
 import { listAttachments, readAttachment } from "./attachments.ts";
-import type { MessageRepository, MessageSummaryRecord, Range } from "./message-repository.ts";
+import { uidOf, type MessageRepository, type MessageSummaryRecord, type Range } from "./message-repository.ts";
 
 
 export interface MailboxReadingDeps {
@@ -65,7 +65,7 @@ export function mailboxReadingHandlers(deps: MailboxReadingDeps): MailboxReading
 
   async function rawOf(projectId: string, id: string, msgId: string): Promise<Buffer> {
     const mailbox = await mailboxOf(projectId, id);
-    const uid = /^[1-9]\d{0,14}$/.test(msgId) ? Number(msgId) : undefined;
+    const uid = uidOf(msgId);
     const raw = uid === undefined ? undefined : await deps.messages.getRaw(mailbox.id, uid);
     if (!raw) throw notFound(`message ${msgId} in mailbox ${id}`);
     return raw;
@@ -90,7 +90,7 @@ export function mailboxReadingHandlers(deps: MailboxReadingDeps): MailboxReading
 
     async getMailboxMessage({ params, auth }) {
       const mailbox = await mailboxOf(auth.projectId, params.id);
-      const uid = /^[1-9]\d{0,14}$/.test(params.msgId) ? Number(params.msgId) : undefined;
+      const uid = uidOf(params.msgId);
       const m = uid === undefined ? undefined : await deps.messages.get(mailbox.id, uid);
       if (!m) throw notFound(`message ${params.msgId} in mailbox ${params.id}`);
       const { messageId, inReplyTo, references, to, text, headers } = m.detail;

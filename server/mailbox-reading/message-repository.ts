@@ -19,6 +19,9 @@ export interface ListFilter {
   to?: string;
 }
 
+/** A message id of the API (its number inside the mailbox, M4) as a number; undefined when it cannot be one. */
+export const uidOf = (id: string): number | undefined => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined);
+
 export interface MessageSummaryRecord {
   uid: number;
   subject: string;

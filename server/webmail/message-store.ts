@@ -2,7 +2,7 @@
 // shaped for display. HTML bodies are passed as received; pages sanitize them (safe-html.ts).
 import type { Address } from "../inbound/parse-message.ts";
 import { listAttachments, readAttachment, type AttachmentFile, type AttachmentInfo } from "../mailbox-reading/attachments.ts";
-import type { MessageRepository } from "../mailbox-reading/message-repository.ts";
+import { uidOf, type MessageRepository } from "../mailbox-reading/message-repository.ts";
 
 export interface MessageSummary {
   id: string;
@@ -30,7 +30,6 @@ export interface MessageStore {
   raw(mailboxId: string, id: string): Promise<Buffer | undefined>;
 }
 
-const uidOf = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined);
 
 const show = (a: Address) => (a.name ? `${a.name} <${a.email}>` : a.email);
 
