@@ -1,0 +1,28 @@
+// The numbers every benchmark prints the same way (issue 32): goals are judged on the median of
+// per-round ratios (targets measured back to back in one round share the machine's load of that
+// moment, so their ratio is steadier than a ratio of medians), and every result carries the load
+// average before and after, because on a shared two-core machine absolute numbers move with it.
+import { loadavg } from "node:os";
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** `a[i] / b[i]` for each round i. */
+export const roundRatios = (a: readonly number[], b: readonly number[]): number[] => a.map((x, i) => x / b[i]);
+
+/** The goal's number: the median of the per-round ratios of `a` to `b`. */
+export const medianRatio = (a: readonly number[], b: readonly number[]): number => median(roundRatios(a, b));
+
+/** "0.81 (rounds 0.79, 0.81, 0.84; goal at least 0.8: met)" */
+export function formatRatio(a: readonly number[], b: readonly number[], goal?: number): string {
+  const ratios = roundRatios(a, b);
+  const m = median(ratios);
+  const verdict = goal === undefined ? "" : `; goal at least ${goal}: ${m >= goal ? "met" : "NOT met"}`;
+  return `${m.toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(", ")}${verdict})`;
+}
+
+/** "load 1.25 1.67 1.68": the 1, 5 and 15 minute load averages now. */
+export const loadLine = (): string => `load ${loadavg().map((x) => x.toFixed(2)).join(" ")}`;
