@@ -21,6 +21,15 @@ const at = (opts: ArbitraryOptions, ...tokens: (string | number)[]): ArbitraryOp
 });
 
 const MAX_DEPTH = 6;
+// Past MAX_DEPTH values are kept as small as the schema allows (required properties only, the
+// fewest items, scalar branches first) instead of cut to null: a null where the schema requires an
+// object or a string made every draw of a deep required graph invalid (Stripe's charge, invoice,
+// payment_intent: the fixture could not answer them at all). Only a chain of required properties
+// deeper than HARD_DEPTH still ends in null.
+const HARD_DEPTH = MAX_DEPTH * 3;
+
+/** Whether a branch is drawn without nesting: the cheap way out of a deep `anyOf` (Stripe's expandable `string | object`). */
+const isScalar = (b: any) => b === true || (b && typeof b === "object" && !b.properties && !b.items && !b.allOf && !b.anyOf && !b.oneOf && !["object", "array"].includes(b.type) && !(Array.isArray(b.type) && b.type.some((t: string) => t === "object" || t === "array")));
 
 let built = 0;
 /** How many schema nodes have been turned into arbitraries so far (tests bound it). */
@@ -77,7 +86,9 @@ export function arbitraryFor(schema: JsonSchema, opts: ArbitraryOptions = {}, de
   if (Array.isArray(branches) && branches.length) {
     const { oneOf: _o, anyOf: _a, ...rest } = s;
     const keyword = s.oneOf ? "oneOf" : "anyOf";
-    return fc.oneof(...branches.map((b: any, i: number) => new Deferred(() => arbitraryFor(mergeAllOf({ allOf: [rest, b] }), at(opts, keyword, i), depth))));
+    const indexed = branches.map((b: any, i: number) => [b, i] as const);
+    const scalar = depth >= MAX_DEPTH ? indexed.filter(([b]) => isScalar(b)) : [];
+    return fc.oneof(...(scalar.length ? scalar : indexed).map(([b, i]) => new Deferred(() => arbitraryFor(mergeAllOf({ allOf: [rest, b] }), at(opts, keyword, i), depth))));
   }
   let type = s.type;
   if (Array.isArray(type)) {
@@ -115,8 +126,12 @@ function anyJson(depth: number): fc.Arbitrary<unknown> {
 export function formatRange(s: any): { min: number; max: number } | undefined {
   if (s?.format === "int32") return { min: -(2 ** 31), max: 2 ** 31 - 1 };
   if (s?.format === "int64") return { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
-  return undefined;
+  // The OpenAPI Format Registry's other sized integers, as the validator checks them.
+  const sized = SIZED[s?.format as string];
+  return sized && { min: sized[0], max: Math.min(sized[1], Number.MAX_SAFE_INTEGER) };
 }
+
+const SIZED: Record<string, [number, number]> = { int8: [-128, 127], int16: [-32768, 32767], uint8: [0, 255], uint16: [0, 65535], uint32: [0, 2 ** 32 - 1], uint64: [0, 2 ** 64 - 1] };
 
 export function integerBounds(s: any): { min: number; max: number } {
   // A sized format is a range: without minimum/maximum, values come from the whole of it
@@ -145,6 +160,8 @@ function integerArb(s: any): fc.Arbitrary<number> {
 }
 
 function numberArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<number> {
+  // `type: number, format: int32` (and the other sized integers) holds integers only.
+  if (formatRange(s)) return integerArb({ ...s, type: "integer" });
   if (typeof s.multipleOf === "number" && s.multipleOf > 0) {
     // k * multipleOf for every k that lands inside the bounds.
     const { min, max } = integerBounds({ ...s, minimum: undefined, maximum: undefined, exclusiveMinimum: undefined, exclusiveMaximum: undefined });
@@ -192,6 +209,38 @@ function formatArb(format: string): fc.Arbitrary<string> | undefined {
       return fc.ipV6();
     case "byte":
       return fc.uint8Array({ maxLength: 24 }).map((b) => Buffer.from(b).toString("base64"));
+    case "base64url":
+      return fc.uint8Array({ maxLength: 24 }).map((b) => Buffer.from(b).toString("base64url"));
+    // The formats below were validated but not drawn: a field using one (GitHub's 33 `uri-template`
+    // links in its root document) made every value fail, so no positive case or fixture answer
+    // could be built. formats.test.ts draws every format the validator knows.
+    case "uri-template":
+      return fc.tuple(label, label).map(([a, b]) => `https://example.test/${a}{/${b}}{?page,per_page}`);
+    case "iri-reference":
+      return label.map((p) => `/${p}`);
+    case "json-pointer":
+      return fc.array(label, { maxLength: 3 }).map((parts) => parts.map((p) => `/${p}`).join(""));
+    case "json-pointer-uri-fragment":
+      return fc.array(label, { maxLength: 3 }).map((parts) => `#${parts.map((p) => `/${p}`).join("")}`);
+    case "relative-json-pointer":
+      return fc.tuple(fc.nat(3), fc.array(label, { maxLength: 2 })).map(([up, parts]) => `${up}${parts.map((p) => `/${p}`).join("")}`);
+    case "regex":
+      return label.map((l) => `^${l}[a-z0-9]*$`);
+    case "duration":
+      return fc.tuple(fc.nat(30), fc.nat(23), fc.nat(59)).map(([d, h, m]) => `P${d}DT${h}H${m}M`);
+    case "iso-time":
+    case "time-local":
+      return fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(86_399_000) }).map((d) => d.toISOString().slice(11, 19));
+    case "iso-date-time":
+    case "date-time-local":
+      return fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19));
+    case "http-date":
+      return fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toUTCString());
+    case "decimal":
+    case "decimal128":
+      return fc.tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.nat(99)).map(([i, f]) => `${i}.${String(f).padStart(2, "0")}`);
+    case "char":
+      return fc.constantFrom(...LOWER);
     default:
       return undefined;
   }
@@ -231,7 +280,8 @@ function stringArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<string> {
 function arrayArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<unknown[]> {
   const minLength = s.minItems ?? 0;
   const maxLength = Math.min(s.maxItems ?? minLength + 3, minLength + 3);
-  const items = depth >= MAX_DEPTH ? fc.constant(null) : deferred(s.items ?? {}, at(opts, "items"), depth + 1);
+  if (depth >= MAX_DEPTH && minLength === 0) return fc.constant([]);
+  const items = depth >= HARD_DEPTH ? fc.constant(null) : deferred(s.items ?? {}, at(opts, "items"), depth + 1);
   if (s.uniqueItems) {
     // Not fc.uniqueArray: it draws until it has minLength distinct items, forever when the items
     // have fewer values (an enum of two under minItems 3). Duplicates are dropped instead, within
@@ -250,7 +300,8 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
     // views (schema-normalize.ts) keep only the marker that matters on their side.
     if ((prop?.readOnly || prop?.writeOnly) && !required.includes(name)) continue;
     if (opts.overrides && Object.hasOwn(opts.overrides, name)) record[name] = fc.constant(opts.overrides[name]);
-    else record[name] = depth >= MAX_DEPTH ? fc.constant(null) : deferred(prop, at(opts, "properties", name), depth + 1);
+    else if (depth >= MAX_DEPTH && !required.includes(name)) continue;
+    else record[name] = depth >= HARD_DEPTH ? fc.constant(null) : deferred(prop, at(opts, "properties", name), depth + 1);
   }
   for (const name of required) if (!(name in record)) record[name] = anyJson(depth + 1);
   const declared = fc.record(record, { requiredKeys: required.filter((r) => r in record) }) as fc.Arbitrary<Record<string, unknown>>;

@@ -29,6 +29,16 @@ export function unknownFormats(): string[] {
 const INT32 = 2 ** 31;
 
 /**
+ * Every format this validator checks, with the JSON type it applies to: the generators must draw
+ * values of each that pass here (formats.test.ts), or a positive case with such a field can never
+ * be built and a fixture can never answer with one.
+ */
+export function knownFormats(): { name: string; type: "string" | "number" }[] {
+  const formats = makeAjv(false).formats as Record<string, unknown>;
+  return Object.entries(formats).map(([name, f]) => ({ name, type: (f as { type?: string })?.type === "number" ? "number" : "string" }));
+}
+
+/**
  * Patterns are ECMA-262 with the `u` flag, as ajv compiles them, and without it when that refuses
  * them: contracts written for other engines escape characters that need no escape (`\\-`, `\\_`),
  * which only `u` mode rejects, and a pattern the suite can read is better checked than dropped.
