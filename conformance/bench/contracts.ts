@@ -144,6 +144,9 @@ async function measureOne(archive: string): Promise<Row> {
     const checks = STATELESS_CHECKS;
     const result = await run({ spec: file, baseUrl: server.url, checks, phases: ["examples", "coverage", "fuzzing"], mode: "positive", maxExamples: Number(args["max-examples"]), seed: 1, workers: 2, config: { keys: { all: "sk_test_bench" }, hooks: path.join(import.meta.dirname, "own-failures.ts") } });
     const { passed, failed, unvalidated } = result.ledger.totals();
+    // BENCH_SHOW=failures: every failure on stderr, to be read (what the table only counts).
+    if (process.env.BENCH_SHOW?.split(",").includes("failures"))
+      for (const f of result.ledger.failures) console.error(JSON.stringify({ check: f.check, operation: f.operation, status: f.status, message: f.message.slice(0, 400), expected: f.expected?.slice(0, 300), got: f.got?.slice(0, 300), request: `${f.request.method} ${f.request.url}` }));
     const own = ownRequests();
     return {
       contract: path.basename(archive),

@@ -21,7 +21,11 @@ function refusedByServer(ex: Exchange): boolean {
 export default {
   after: {
     "*": (ex: Exchange) => {
-      if (!ex.probe && ex.case.mode === "positive" && ex.keyRole === "default" && refusedByServer(ex)) own.add(requestKey(ex.request));
+      if (!ex.probe && ex.case.mode === "positive" && ex.keyRole === "default" && refusedByServer(ex)) {
+        own.add(requestKey(ex.request));
+        // BENCH_SHOW=own: each of them on stderr, so the suite's mistakes can be read, not only counted.
+        if (process.env.BENCH_SHOW?.split(",").includes("own")) console.error(JSON.stringify({ own: requestKey(ex.request), status: ex.response.status, headers: ex.request.headers, answer: ex.response.text.slice(0, 600) }));
+      }
     },
   },
 };
