@@ -304,3 +304,57 @@ describe("item 5: a path with a fragment", () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe("item 5: a path with a query (OpenAI: `/responses/{response_id}?beta=true`)", () => {
+  const response = { type: "object", required: ["id"], properties: { id: { type: "string" } } };
+  const include = {
+    name: "include",
+    in: "query",
+    required: true,
+    schema: { type: "string", enum: ["usage"] },
+  };
+  const id = {
+    name: "response_id",
+    in: "path",
+    required: true,
+    schema: { type: "string", enum: ["r1"] },
+  };
+  const doc = {
+    openapi: "3.0.3",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/responses/{response_id}": {
+        get: {
+          operationId: "getResponse",
+          parameters: [id, include],
+          responses: { "200": { description: "ok", content: json(response) } },
+        },
+      },
+      "/responses/{response_id}?beta=true": {
+        get: {
+          operationId: "betaGetResponse",
+          parameters: [id, include],
+          responses: { "200": { description: "ok", content: json(response) } },
+        },
+      },
+    },
+  };
+  const answer: Answer = (r) => {
+    const url = new URL(r.url, "http://x");
+    if (url.pathname !== "/responses/r1") return { status: 404, body: {} };
+    if (r.method === "GET" || r.method === "HEAD") return { status: 200, body: { id: "r1" } };
+    return { status: 405, headers: { allow: "GET, HEAD" } };
+  };
+
+  it("sends the key's query first and the generated parameters after it with &, never a second ?", async () => {
+    const { requests, failures } = await runOn(doc, answer, {
+      phases: ["examples", "coverage", "fuzzing"],
+      mode: "positive",
+      checks: ["not_a_server_error", "status_code_conformance", "response_schema_conformance"],
+    });
+    expect(requests.some((r) => r.url === "/responses/r1?beta=true&include=usage")).toBe(true);
+    expect(requests.some((r) => r.url === "/responses/r1?include=usage")).toBe(true);
+    expect(requests.filter((r) => r.url.split("?").length > 2)).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+});

@@ -195,12 +195,18 @@ function buildOperation(b: Build, key: string, method: string, item: any, itemAt
   const security: string[][] = (op.security ?? doc.security ?? []).map((req: any) => Object.keys(req));
   // `/files/{file_id}#get_shared_link` (Box): the fragment tells two operations on one URL apart.
   // It names the operation; it is never sent.
-  const path = key.includes("#") ? key.slice(0, key.indexOf("#")) : key;
+  const bare = key.includes("#") ? key.slice(0, key.indexOf("#")) : key;
+  // `/responses/{response_id}?beta=true` (OpenAI): a query in the key is part of the address that
+  // tells the operation apart; it is sent as it is, before the generated parameters, never
+  // appended with a second `?`.
+  const path = bare.includes("?") ? bare.slice(0, bare.indexOf("?")) : bare;
+  const fixedQuery = bare.includes("?") ? bare.slice(bare.indexOf("?") + 1) : undefined;
   return {
     id: op.operationId ?? `${method.toUpperCase()} ${key}`,
     method: method.toUpperCase(),
     path,
     ...(path !== key ? { pathKey: key } : {}),
+    ...(fixedQuery ? { fixedQuery } : {}),
     tags: op.tags ?? [],
     parameters,
     body,

@@ -29,9 +29,10 @@ export interface ExtraAuth {
 
 export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultHeaders: Record<string, string>, auth?: ExtraAuth): PreparedRequest {
   const path = op.path.replace(/\{([^}]+)\}/g, (_m, name) => pathSegment(c.pathParams[name]));
-  const qs = new URLSearchParams();
+  const qs = new URLSearchParams(op.fixedQuery);
+  const fixed = new Set(qs.keys());
   for (const [k, v] of Object.entries(c.query)) {
-    if (v === undefined) continue;
+    if (v === undefined || fixed.has(k)) continue;
     const p = op.parameters.find((x) => x.in === "query" && x.name === k);
     // Arrays and objects by the parameter's style and explode (default form, exploded), the same
     // rules as form bodies: Stripe's deepObject `automatic_tax[enabled]=true`, `expand[]`...

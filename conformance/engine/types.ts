@@ -51,6 +51,8 @@ export interface Operation {
   path: string;
   /** the contract's key when it differs from `path` (`/files/{file_id}#get_shared_link`): identity only */
   pathKey?: string;
+  /** the query a contract's key carries (`/responses/{id}?beta=true`): sent first, as written */
+  fixedQuery?: string;
   tags: string[];
   parameters: Parameter[];
   body?: {
