@@ -1917,7 +1917,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "to",
         "subject",
         "receivedAt",
-        "hasAttachment"
+        "hasAttachment",
+        "quarantined"
       ],
       "properties": {
         "mailboxId": {
@@ -1954,6 +1955,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         },
         "hasAttachment": {
           "type": "boolean"
+        },
+        "quarantined": {
+          "type": "boolean",
+          "description": "Its From domain failed DMARC and publishes p=quarantine (decision I3): stored, but shown\nmarked, as in the mailbox's message list. A subscriber forwarding or acting on mail should\ntreat it as suspect."
         }
       }
     },

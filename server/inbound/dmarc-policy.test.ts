@@ -75,6 +75,9 @@ describe("From a hosted domain that fails DMARC", () => {
     expect(message.quarantined).toBe(true);
     const results = (message.headers as { name: string; value: string }[]).find((h) => h.name === "Authentication-Results")!.value;
     expect(results).toMatch(new RegExp(`dmarc=fail .*header\\.from=${quarantining.domain.replace(".", "\\.")}`));
+    // A webhook subscriber sees the same mark in mail.received.
+    const event = p.db.prepare("SELECT payload FROM events WHERE type = 'mail.received' AND project_id = ? ORDER BY rowid DESC LIMIT 1").get(quarantining.projectId) as { payload: string };
+    expect(JSON.parse(event.payload).data).toMatchObject({ subject: "forged, quarantine", quarantined: true });
   });
 
   it("a From naming a second domain cannot walk past p=reject: each author domain is evaluated, 550", async () => {

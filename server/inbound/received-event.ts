@@ -15,6 +15,7 @@ export function receivedData(copy: DeliveredCopy, message: StoredMessage): Recor
     subject: message.subject,
     receivedAt: new Date(message.receivedMs).toISOString(),
     hasAttachment: message.hasAttachment,
+    quarantined: message.quarantined,
   };
 }
 

@@ -120,6 +120,7 @@ describe("what is stored", () => {
       subject: "evented",
       receivedAt: expect.any(String),
       hasAttachment: false,
+      quarantined: false,
     });
     expect(events.every((e) => e.project_id === t.projectId)).toBe(true);
   });

@@ -1872,6 +1872,12 @@ export interface components {
             mailboxId: components["schemas"]["ResourceId"];
             /** @description The message's id inside the mailbox. */
             messageId: components["schemas"]["ResourceId"];
+            /**
+             * @description Its From domain failed DMARC and publishes p=quarantine (decision I3): stored, but shown
+             *     marked, as in the mailbox's message list. A subscriber forwarding or acting on mail should
+             *     treat it as suspect.
+             */
+            quarantined: boolean;
             /** Format: date-time */
             receivedAt: string;
             rfcMessageId: string;
