@@ -2,7 +2,8 @@
 // serialization) against a bare fastify route answering the same JSON, in the same run, and the
 // same platform on PostgreSQL (a throwaway loopback cluster, fsync on) against the same baseline
 // (`--skip-postgres` leaves it out, also on the mail accept path); then the
-// DNS server against a bare dns-packet responder (server/dns/bench.ts); then webhook deliveries
+// DNS server against a bare dns-packet responder and against NSD, PowerDNS and a bare dgram floor
+// (server/dns/bench.ts, peers-bench.ts); then webhook deliveries
 // against a bare undici POST loop (server/webhooks/bench.ts); then outgoing mail, inbound SMTP,
 // the mailbox list, and DLP scanning and its cost on the send path (server/dlp/bench.ts). Each
 // HTTP server runs in its own worker thread, so the autocannon client on the main thread does not
@@ -103,9 +104,13 @@ type PostgresCluster = Awaited<ReturnType<typeof startBenchPostgres>>;
 async function runBenchmarks(values: Record<string, string | boolean | undefined>, duration: number, connections: number, rounds: number, postgres: PostgresCluster | undefined): Promise<void> {
   if (!values["skip-http"]) await benchmarkMailboxes(duration, connections, rounds, postgres && (await postgres.newDatabase()));
   if (!values["skip-dns"]) {
-    const { benchmarkDns } = await import("../dns/bench.ts");
+    const { benchmarkDns, benchmarkDnsPeers } = await import("../dns/bench.ts");
     const dns = await benchmarkDns();
     console.log(`DNS benchmark: bare dns-packet ${Math.round(dns.bareQps)} qps, platform ${Math.round(dns.platformQps)} qps, ratio ${dns.ratio.toFixed(2)} (goal at least 0.7)${dns.lost ? `, ${dns.lost} lost` : ""}`);
+    // Against NSD and PowerDNS through dnsperf, with the bare dgram floor (issue 32); a missing peer fails the run.
+    const peers = await benchmarkDnsPeers({ rounds, seconds: duration });
+    for (const line of peers.lines) console.log(line.startsWith(" ") ? line : `DNS ${line}`);
+    if (!peers.ok) process.exitCode = 1;
   }
   if (!values["skip-webhooks"]) {
     const { benchmarkWebhooks } = await import("../webhooks/bench.ts");

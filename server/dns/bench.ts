@@ -3,7 +3,7 @@
 // DNS rules cost. Each server runs in its own worker thread so it has an event loop to
 // itself, as in production; the main thread is the one loopback client for both.
 // Then the same zone served by the platform, NSD and PowerDNS, driven by dnsperf (peers-bench.ts).
-// Usage: npm run bench:dns [-- --queries 20000 --concurrency 32 --rounds 3 --seconds 5]
+// Usage: npm run bench:dns [-- --queries 20000 --concurrency 32 --rounds 3 --seconds 5 --peers-only]
 import dgram from "node:dgram";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -134,24 +134,32 @@ async function main(): Promise<void> {
       concurrency: { type: "string", default: "32" },
       rounds: { type: "string", default: "3" },
       seconds: { type: "string", default: "5" },
+      "peers-only": { type: "boolean", default: false },
     },
   });
   const [queries, concurrency, rounds, seconds] = [values.queries, values.concurrency, values.rounds, values.seconds].map(Number);
-  const { bareQps, platformQps, ratio, lost } = await benchmarkDns({ queries, concurrency, rounds });
-  console.log(`DNS benchmark: ${queries} UDP queries x ${rounds} rounds, concurrency ${concurrency}, loopback, median of rounds`);
-  console.log(`  bare dns-packet responder: ${Math.round(bareQps)} qps`);
-  console.log(`  platform authoritative:    ${Math.round(platformQps)} qps`);
-  console.log(`  ratio: ${ratio.toFixed(2)} (goal >= 0.70)${ratio >= 0.7 ? "" : "  BELOW GOAL"}`);
-  if (lost > 0) console.log(`  lost datagrams (resent): ${lost}`);
-  // The peers (issue 32): never skipped in silence; a missing one fails this part of the run.
-  const missing = missingPeers();
-  if (missing.length > 0) {
-    console.error(`DNS peers missing (Debian packages): ${missing.join(" ")}`);
-    console.error(`install them with:  ${INSTALL_COMMAND}`);
-    process.exitCode = 1;
-    return;
+  if (!values["peers-only"]) {
+    const { bareQps, platformQps, ratio, lost } = await benchmarkDns({ queries, concurrency, rounds });
+    console.log(`DNS benchmark: ${queries} UDP queries x ${rounds} rounds, concurrency ${concurrency}, loopback, median of rounds`);
+    console.log(`  bare dns-packet responder: ${Math.round(bareQps)} qps`);
+    console.log(`  platform authoritative:    ${Math.round(platformQps)} qps`);
+    console.log(`  ratio: ${ratio.toFixed(2)} (goal >= 0.70)${ratio >= 0.7 ? "" : "  BELOW GOAL"}`);
+    if (lost > 0) console.log(`  lost datagrams (resent): ${lost}`);
   }
-  for (const line of formatPeers(await benchmarkPeers({ rounds, seconds }), seconds)) console.log(line);
+  const peers = await benchmarkDnsPeers({ rounds, seconds });
+  for (const line of peers.lines) console.log(line);
+  if (!peers.ok) process.exitCode = 1;
+}
+
+/**
+ * The peer comparison's report (NSD, PowerDNS, the dgram floor, the platform), shared with the
+ * server-wide `npm run bench`. Missing peers are never skipped in silence: `ok` is false and
+ * the lines name the packages and the command that installs them.
+ */
+export async function benchmarkDnsPeers({ rounds = 3, seconds = 5 } = {}): Promise<{ ok: boolean; lines: string[] }> {
+  const missing = missingPeers();
+  if (missing.length > 0) return { ok: false, lines: [`DNS peers missing (Debian packages): ${missing.join(" ")}`, `install them with:  ${INSTALL_COMMAND}`] };
+  return { ok: true, lines: formatPeers(await benchmarkPeers({ rounds, seconds }), seconds) };
 }
 
 if (!isMainThread) {

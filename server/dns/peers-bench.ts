@@ -8,8 +8,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import dgram from "node:dgram";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { formatRatio, loadLine, median } from "../bench/stats.ts";
 import { queryUdp, type Reply } from "./wire-client.ts";
 
 export const INSTALL_COMMAND = "sudo sh scripts/install-system-deps.sh --bench";
@@ -31,8 +32,10 @@ export const QUERY_MIX = [
 ];
 
 type Peer = "nsd" | "pdns";
-type Target = "platform" | Peer;
-const LABEL: Record<Target, string> = { platform: "platform", pdns: "PowerDNS", nsd: "NSD" };
+/** `floor`: a bare node:dgram socket sending precomputed replies (bench-floor-process.ts), Node's own cost per query. */
+type Target = "platform" | "floor" | Peer;
+const TARGETS: Target[] = ["nsd", "pdns", "floor", "platform"];
+const LABEL: Record<Target, string> = { platform: "platform", floor: "floor", pdns: "PowerDNS", nsd: "NSD" };
 
 const SEARCH_PATH = [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/sbin"];
 const which = (command: string) =>
@@ -86,10 +89,10 @@ async function freePort(): Promise<number> {
   }
 }
 
-/** utime + stime in seconds of a process and all its descendants (NSD serves from forked children). */
-function cpuSeconds(root: number): number {
+/** CPU seconds (utime, stime) of a process and all its descendants (NSD serves from forked children). */
+function cpuSeconds(root: number): { user: number; system: number } {
   const parent = new Map<number, number>();
-  const ticks = new Map<number, number>();
+  const ticks = new Map<number, [number, number]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -101,18 +104,19 @@ function cpuSeconds(root: number): number {
     // Fields after the command name, which may hold spaces: state ppid ... utime(14) stime(15).
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     parent.set(Number(entry), Number(fields[1]));
-    ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    ticks.set(Number(entry), [Number(fields[11]), Number(fields[12])]);
   }
-  let total = 0;
-  for (const [pid, value] of ticks) {
+  const total = { user: 0, system: 0 };
+  for (const [pid, [user, system]] of ticks) {
     for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) {
       if (p === root) {
-        total += value;
+        total.user += user / 100; // USER_HZ is 100 on Linux
+        total.system += system / 100;
         break;
       }
     }
   }
-  return total / 100; // USER_HZ is 100 on Linux
+  return total;
 }
 
 interface Running {
@@ -168,6 +172,15 @@ async function startPlatform(dir: string, zonePath: string): Promise<Running> {
   const script = new URL("./bench-platform-process.ts", import.meta.url).pathname;
   const { child, log } = launch(process.execPath, [script, zonePath, String(port)], dir, path.join(dir, "platform.log"));
   const running = { target: "platform" as const, port, child, log };
+  await ready(running);
+  return running;
+}
+
+async function startFloor(dir: string): Promise<Running> {
+  const port = await freePort();
+  const script = new URL("./bench-floor-process.ts", import.meta.url).pathname;
+  const { child, log } = launch(process.execPath, [script, String(port)], dir, path.join(dir, "floor.log"));
+  const running = { target: "floor" as const, port, child, log };
   await ready(running);
   return running;
 }
@@ -281,7 +294,10 @@ interface Run {
   qps: number;
   completed: number;
   lost: number;
+  /** CPU of the server during the run: user space, and the kernel (mostly the datagram syscalls). */
   cpuSeconds: number;
+  userSeconds: number;
+  systemSeconds: number;
 }
 
 async function dnsperf(port: number, queryFile: string, seconds: number, dir: string): Promise<Run> {
@@ -295,7 +311,7 @@ async function dnsperf(port: number, queryFile: string, seconds: number, dir: st
   const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
   const out = log();
   const number = (pattern: RegExp) => Number(pattern.exec(out)?.[1]);
-  const run = { qps: number(/Queries per second:\s+([\d.]+)/), completed: number(/Queries completed:\s+(\d+)/), lost: number(/Queries lost:\s+(\d+)/), cpuSeconds: 0 };
+  const run = { qps: number(/Queries per second:\s+([\d.]+)/), completed: number(/Queries completed:\s+(\d+)/), lost: number(/Queries lost:\s+(\d+)/), cpuSeconds: 0, userSeconds: 0, systemSeconds: 0 };
   if (code !== 0 || !Number.isFinite(run.qps)) throw new Error(`dnsperf failed (exit ${code}):\n${out}`);
   return run;
 }
@@ -307,22 +323,16 @@ export interface PeerRound {
 
 export interface PeerBenchmarkResult {
   rounds: PeerRound[];
-  loadBefore: number[];
-  loadAfter: number[];
+  loadBefore: string;
+  loadAfter: string;
   differences: string[];
   versions: Record<Peer, string>;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 /** Start the three servers, check they answer alike, then interleave dnsperf rounds. */
 export async function benchmarkPeers({ rounds = 3, seconds = 5 } = {}): Promise<PeerBenchmarkResult> {
   const root = mkdtempSync(path.join(tmpdir(), "dns-peers-bench-"));
-  const dirs = Object.fromEntries(["platform", "nsd", "pdns", "dnsperf"].map((name) => [name, path.join(root, name)]));
+  const dirs = Object.fromEntries(["platform", "floor", "nsd", "pdns", "dnsperf"].map((name) => [name, path.join(root, name)]));
   for (const dir of Object.values(dirs)) mkdirSync(dir);
   const zonePath = path.join(root, "example.test.zone");
   const queryFile = path.join(root, "queries.txt");
@@ -337,12 +347,17 @@ export async function benchmarkPeers({ rounds = 3, seconds = 5 } = {}): Promise<
   try {
     // The platform first: it writes the zone file the peers load.
     const platform = await startPlatform(dirs.platform, zonePath);
-    const servers: Record<Target, Running> = { platform, nsd: await startNsd(dirs.nsd, zonePath), pdns: await startPdns(dirs.pdns, zonePath) };
-    const differences = await compareAnswers([servers.platform, servers.pdns, servers.nsd]);
-    const order: Target[] = ["nsd", "pdns", "platform"];
+    const servers: Record<Target, Running> = {
+      platform,
+      floor: await startFloor(dirs.floor),
+      nsd: await startNsd(dirs.nsd, zonePath),
+      pdns: await startPdns(dirs.pdns, zonePath),
+    };
+    const differences = await compareAnswers([servers.platform, servers.pdns, servers.nsd, servers.floor]);
+    const order = TARGETS;
     // Warm-up: one short run each (JIT, packet caches), not counted.
     for (const target of order) await dnsperf(servers[target].port, queryFile, 1, dirs.dnsperf);
-    const loadBefore = loadavg();
+    const loadBefore = loadLine();
     const results: PeerRound[] = [];
     for (let round = 1; round <= rounds; round++) {
       const runs = {} as Record<Target, Run>;
@@ -350,12 +365,15 @@ export async function benchmarkPeers({ rounds = 3, seconds = 5 } = {}): Promise<
       for (const target of order.map((_, i) => order[(i + round) % order.length])) {
         const before = cpuSeconds(servers[target].child.pid!);
         const run = await dnsperf(servers[target].port, queryFile, seconds, dirs.dnsperf);
-        run.cpuSeconds = cpuSeconds(servers[target].child.pid!) - before;
+        const after = cpuSeconds(servers[target].child.pid!);
+        run.userSeconds = after.user - before.user;
+        run.systemSeconds = after.system - before.system;
+        run.cpuSeconds = run.userSeconds + run.systemSeconds;
         runs[target] = run;
       }
       results.push({ round, runs });
     }
-    const loadAfter = loadavg();
+    const loadAfter = loadLine();
     return { rounds: results, loadBefore, loadAfter, differences, versions: { nsd: peerVersion(servers.nsd), pdns: peerVersion(servers.pdns) } };
   } finally {
     await Promise.all([...children].map(stop));
@@ -370,25 +388,36 @@ function peerVersion(running: Running): string {
 
 const us = (run: Run) => (run.completed > 0 ? ((run.cpuSeconds / run.completed) * 1e6).toFixed(1) : "-");
 
-/** The report `npm run bench:dns` prints. */
+/** Issue 32's goals: throughput against each peer, as the median of per-round ratios. */
+export const DNS_GOALS = { pdns: 1.0, nsd: 0.8 } as const;
+
+/** The report `npm run bench:dns` (and the DNS part of `npm run bench`) prints. */
 export function formatPeers(result: PeerBenchmarkResult, seconds: number): string[] {
   const lines = [
-    `Peers: dnsperf -c 1 -T 1 -q 100 -e, ${seconds} s per run, ${QUERY_MIX.length}-question mix, ${result.rounds.length} interleaved rounds (${result.versions.nsd}, ${result.versions.pdns})`,
-    `  load average before: ${result.loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
+    `Peers: dnsperf -c 1 -T 1 -q 100 -e, ${seconds} s per run, ${QUERY_MIX.length}-question mix, ${result.rounds.length} interleaved rounds (${result.versions.nsd}, ${result.versions.pdns}; floor = bare node:dgram socket sending precomputed replies)`,
+    `  before: ${result.loadBefore}`,
   ];
   for (const { round, runs } of result.rounds) {
-    const cells = (["nsd", "pdns", "platform"] as const).map((t) => `${LABEL[t]} ${Math.round(runs[t].qps)} qps ${us(runs[t])} us/q${runs[t].lost ? ` lost ${runs[t].lost}` : ""}`);
-    lines.push(`  round ${round}: ${cells.join(", ")}; platform/PowerDNS ${(runs.platform.qps / runs.pdns.qps).toFixed(2)}, platform/NSD ${(runs.platform.qps / runs.nsd.qps).toFixed(2)}`);
+    const cells = TARGETS.map((t) => `${LABEL[t]} ${Math.round(runs[t].qps)} qps ${us(runs[t])} us/q${runs[t].lost ? ` lost ${runs[t].lost}` : ""}`);
+    lines.push(`  round ${round}: ${cells.join(", ")}`);
   }
-  lines.push(`  load average after:  ${result.loadAfter.map((l) => l.toFixed(2)).join(" ")}`);
-  const med = (target: Target, f: (run: Run) => number) => median(result.rounds.map((r) => f(r.runs[target])));
-  for (const target of ["nsd", "pdns", "platform"] as const) {
-    const cpu = med(target, (run) => (run.cpuSeconds / run.completed) * 1e6);
-    lines.push(`  median ${LABEL[target].padEnd(8)} ${String(Math.round(med(target, (r) => r.qps))).padStart(7)} qps, CPU ${cpu.toFixed(1)} us/query`);
+  lines.push(`  after:  ${result.loadAfter}`);
+  const series = (target: Target, f: (run: Run) => number) => result.rounds.map((r) => f(r.runs[target]));
+  const qps = (target: Target) => series(target, (run) => run.qps);
+  const perQuery = (target: Target, seconds: (run: Run) => number) => median(series(target, (run) => (seconds(run) / run.completed) * 1e6)).toFixed(1);
+  for (const target of TARGETS) {
+    const split = `user ${perQuery(target, (r) => r.userSeconds)} + kernel ${perQuery(target, (r) => r.systemSeconds)}`;
+    lines.push(`  median ${LABEL[target].padEnd(8)} ${String(Math.round(median(qps(target)))).padStart(7)} qps, CPU ${perQuery(target, (r) => r.cpuSeconds)} us/query (${split})`);
   }
-  const ratio = (peer: Peer) => median(result.rounds.map((r) => r.runs.platform.qps / r.runs[peer].qps));
-  lines.push(`  median ratio platform/PowerDNS ${ratio("pdns").toFixed(2)} (goal >= 1.0), platform/NSD ${ratio("nsd").toFixed(2)} (goal >= 0.8)`);
+  lines.push(`  platform/PowerDNS ${formatRatio(qps("platform"), qps("pdns"), DNS_GOALS.pdns)}`);
+  lines.push(`  platform/NSD      ${formatRatio(qps("platform"), qps("nsd"), DNS_GOALS.nsd)}`);
+  lines.push(`  platform/floor    ${formatRatio(qps("platform"), qps("floor"))}`);
+  lines.push(`  floor/PowerDNS    ${formatRatio(qps("floor"), qps("pdns"))}; floor/NSD ${formatRatio(qps("floor"), qps("nsd"))}`);
+  const cpu = (target: Target) => median(series(target, (run) => (run.cpuSeconds / run.completed) * 1e6));
+  lines.push(
+    `  CPU per query platform/PowerDNS ${(cpu("platform") / cpu("pdns")).toFixed(2)} (goal at most 1: ${cpu("platform") <= cpu("pdns") ? "met" : "NOT met"}), floor/PowerDNS ${(cpu("floor") / cpu("pdns")).toFixed(2)}`,
+  );
   if (result.differences.length > 0) lines.push("  ANSWERS DIFFER (the comparison is not like for like):", ...result.differences.map((d) => `    ${d}`));
-  else lines.push(`  answers: all ${QUERY_MIX.length} questions answered alike by the three (rcode, AA, answer and authority sections, TTLs aside)`);
+  else lines.push(`  answers: all ${QUERY_MIX.length} questions answered alike by all four (rcode, AA, answer and authority sections, TTLs aside)`);
   return lines;
 }
