@@ -68,13 +68,11 @@ const lookupLiteral = (address: string, family: number, callback: (error: Error 
 function bindUdp(host: string, port: number, options: RespondOptions, cache: PacketCache): Promise<dgram.Socket> {
   const socket = dgram.createSocket({ type: net.isIPv6(host) ? "udp6" : "udp4", lookup: lookupLiteral as never });
   socket.on("message", (message, remote) => {
-    const reply = (response: Buffer | undefined) => {
-      if (response) socket.send(response, remote.port, remote.address);
-    };
     try {
       const response = respondCached(message, options, cache);
-      if (response instanceof Promise) response.then(reply, () => undefined);
-      else reply(response);
+      // The hot path (a cached answer) sends at once, without a closure per query.
+      if (response instanceof Promise) response.then((late) => late && socket.send(late, remote.port, remote.address), () => undefined);
+      else if (response) socket.send(response, remote.port, remote.address);
     } catch {
       // An answer that cannot be encoded is dropped; the server keeps serving.
     }

@@ -77,14 +77,20 @@ export class PacketCache {
 export function respondCached(message: Buffer, options: RespondOptions, cache: PacketCache): Buffer | undefined | Promise<Buffer | undefined> {
   const nameEnd = cacheableNameEnd(message);
   if (nameEnd === undefined) return respond(message, options);
-  const fresh = options.zones.ensureFresh();
+  let fresh;
+  try {
+    fresh = options.zones.ensureFresh();
+  } catch {
+    // The store failed to say whether the zones changed: the uncached path answers (SERVFAIL).
+    return respond(message, options);
+  }
   if (fresh) return fresh.then(() => fromCache(message, nameEnd, options, cache), () => respond(message, options));
   return fromCache(message, nameEnd, options, cache);
 }
 
 function fromCache(message: Buffer, nameEnd: number, options: RespondOptions, cache: PacketCache): Buffer | undefined | Promise<Buffer | undefined> {
   cache.sync(options.zones.generation);
-  const key = options.transport + message.toString("latin1", 2, HEADER) + message.toString("latin1", HEADER, nameEnd).toLowerCase() + tailKey(message, nameEnd);
+  const key = cacheKey(message, nameEnd, options.transport);
   const entry = cache.get(key);
   if (entry) {
     cache.hits++;
@@ -152,25 +158,46 @@ function learnEchoes(message: Buffer, nameEnd: number, options: RespondOptions, 
   return patch(entry, message, nameEnd).equals(answer) ? entry : undefined;
 }
 
+// The key is assembled in this buffer and read out as one string: one allocation per query
+// instead of a string per part, their concatenation and its flattening for the Map's hash.
+let scratch = Buffer.allocUnsafe(1024);
+
 /**
- * The key of what follows the name: type, class and the additional section, except that
- * an OPT record carrying only COOKIE options (RFC 7873) is keyed without them. This server
- * does not answer cookies and `respond` ignores them, and dig sends a fresh one with every
- * query; the framing is checked so a malformed option still goes to `respond`.
+ * The key: the transport, the header but its ID, the name lowercased, then what follows the
+ * name (type, class and the additional section), except that an OPT record carrying only
+ * COOKIE options (RFC 7873) is keyed without them. This server does not answer cookies and
+ * `respond` ignores them, and dig sends a fresh one with every query; the framing is checked
+ * so a malformed option still goes to `respond` keyed by its whole bytes. A marker before
+ * the tail tells the two forms apart, so no tail can pass for the other.
  */
-function tailKey(message: Buffer, nameEnd: number): string {
+export function cacheKey(message: Buffer, nameEnd: number, transport: "udp" | "tcp"): string {
+  if (scratch.length < message.length + 2) scratch = Buffer.allocUnsafe(message.length + 2);
+  const key = scratch;
+  key[0] = transport === "udp" ? 0x75 : 0x74;
+  let at = 1;
+  for (let i = 2; i < HEADER; i++) key[at++] = message[i];
+  for (let i = HEADER; i < nameEnd; i++) {
+    const c = message[i];
+    key[at++] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+  }
+  const tailEnd = cookiesOnly(message, nameEnd) ? nameEnd + 4 + 9 : message.length;
+  key[at++] = tailEnd === message.length ? 0x3d : 0x63; // "=" whole tail, "c" cookies left out
+  for (let i = nameEnd; i < tailEnd; i++) key[at++] = message[i];
+  return key.toString("latin1", 0, at);
+}
+
+/** True when the query's one additional record is an OPT whose options are all well-framed COOKIEs. */
+function cookiesOnly(message: Buffer, nameEnd: number): boolean {
   const opt = nameEnd + 4;
   const rdata = opt + 11;
-  // The first character tells the two forms apart, so no tail can pass for the other.
-  const whole = "=" + message.toString("latin1", nameEnd);
-  if (message.readUInt16BE(10) !== 1 || rdata > message.length || message[opt] !== 0 || message.readUInt16BE(opt + 1) !== 41) return whole;
-  if (rdata + message.readUInt16BE(opt + 9) !== message.length) return whole;
+  if (message.readUInt16BE(10) !== 1 || rdata > message.length || message[opt] !== 0 || message.readUInt16BE(opt + 1) !== 41) return false;
+  if (rdata + message.readUInt16BE(opt + 9) !== message.length) return false;
   for (let offset = rdata; offset < message.length; ) {
-    if (offset + 4 > message.length || message.readUInt16BE(offset) !== 10) return whole;
+    if (offset + 4 > message.length || message.readUInt16BE(offset) !== 10) return false;
     offset += 4 + message.readUInt16BE(offset + 2);
-    if (offset > message.length) return whole;
+    if (offset > message.length) return false;
   }
-  return "c" + message.toString("latin1", nameEnd, opt + 9);
+  return true;
 }
 
 /**

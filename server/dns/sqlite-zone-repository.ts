@@ -161,6 +161,10 @@ export class SqliteDnsRecordRepository implements DnsRecordRepository {
   }
 
   async changeToken(): Promise<string> {
+    return this.changeTokenNow();
+  }
+
+  changeTokenNow(): string {
     // data_version moves when another connection commits; total_changes counts this
     // connection's writes, including SQL the core runs without going through this class.
     const row = prepare(this.#db, "SELECT total_changes() AS own, data_version AS others FROM pragma_data_version()").get() as {

@@ -52,16 +52,28 @@ export class ZoneCache {
    */
   ensureFresh(): Promise<void> | undefined {
     if (this.#checkedThisTurn) return undefined;
+    if (this.#repository.changeTokenNow) {
+      this.#apply(this.#repository.changeTokenNow());
+      this.#markChecked();
+      return undefined;
+    }
     // With node:sqlite the token read completes within the turn it starts in; an
     // asynchronous repository would stretch "this turn" to the duration of one read.
     this.#check ??= this.#checkToken()
-      .then(() => {
-        this.#checkedThisTurn = true;
-        setImmediate(() => (this.#checkedThisTurn = false));
-      })
+      .then(() => this.#markChecked())
       .finally(() => (this.#check = undefined));
     return this.#check;
   }
+
+  #markChecked(): void {
+    this.#checkedThisTurn = true;
+    setImmediate(this.#nextTurn);
+  }
+
+  // One function for every turn, not a closure per turn.
+  readonly #nextTurn = (): void => {
+    this.#checkedThisTurn = false;
+  };
 
   async #lookupSlowly(qname: string): Promise<ZoneIndex | undefined> {
     await this.ensureFresh();
@@ -90,7 +102,10 @@ export class ZoneCache {
   }
 
   async #checkToken(): Promise<void> {
-    const token = await this.#repository.changeToken();
+    this.#apply(await this.#repository.changeToken());
+  }
+
+  #apply(token: string): void {
     if (token === this.#token) return;
     this.#token = token;
     this.#generation++;

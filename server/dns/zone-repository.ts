@@ -62,4 +62,9 @@ export interface DnsRecordRepository {
    * zones while it stays the same, so it must be cheap; changing too often only costs speed.
    */
   changeToken(): Promise<string>;
+  /**
+   * The same token read synchronously, for stores that can (node:sqlite): the wire server's
+   * once-per-turn check then costs no promise and no microtask hop before the turn's first answer.
+   */
+  changeTokenNow?(): string;
 }
