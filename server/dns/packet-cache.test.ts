@@ -4,10 +4,11 @@
 import dgram from "node:dgram";
 import net from "node:net";
 import { decode, encode } from "dns-packet";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type DnsServer } from "./authoritative-server.ts";
 import { EXAMPLE_ZONE, createExampleZone } from "./example-zone.ts";
-import { PacketCache } from "./packet-cache.ts";
+import { PacketCache, respondCached } from "./packet-cache.ts";
 import { respond } from "./respond.ts";
 import type { SqliteDnsRecordRepository } from "./sqlite-zone-repository.ts";
 import { queryPacket } from "./wire-client.ts";
@@ -196,5 +197,65 @@ describe("packet cache", () => {
     expect(cache.get("c")).toBe(entry);
     cache.sync(2);
     expect(cache.size).toBe(0);
+  });
+});
+
+// Every answer the cache gives must be the uncached path's for the very same bytes. Each run
+// asks one generated query several times (new ID, case and cookie each time, so mostly hits)
+// mixed with variants that differ from it in exactly one part (name, type, header bits, EDNS
+// size, DO, whether there is a cookie, transport): a key that left any part out would serve
+// the variant the first query's cached answer, and the comparison below would fail.
+describe("packet cache against the uncached path, generated queries", () => {
+  const names = ["example.test", "web.example.test", "www.example.test", "mx.example.test", "s1._domainkey.example.test", "nothere.example.test", "sub.example.test", "x.sub.example.test", "other.test", "big.example.test"];
+  const types = ["A", "AAAA", "MX", "TXT", "CNAME", "NS", "SOA", "SRV", "CAA", "ANY"] as const;
+  const spelled = (name: string, mask: number) => [...name].map((c, i) => ((mask >> i % 30) & 1 ? c.toUpperCase() : c)).join("");
+  const query = fc.record({
+    name: fc.constantFrom(...names),
+    type: fc.constantFrom(...types),
+    // RD, CD, AD and the opcode bits (IQUERY, STATUS: answered NOTIMP) of the header.
+    flags: fc.constantFrom(0, 0x0100, 0x0010, 0x0020, 0x0110, 0x0800, 0x1000),
+    edns: fc.constantFrom(undefined, 512, 1232, 4096, 100),
+    dnssecOk: fc.boolean(),
+    cookie: fc.boolean(),
+    transport: fc.constantFrom("udp" as const, "tcp" as const),
+  });
+  type Query = typeof query extends fc.Arbitrary<infer T> ? T : never;
+  const ask = fc.record({
+    change: fc.oneof(fc.constant(undefined), fc.tuple(fc.constantFrom("name", "type", "flags", "edns", "dnssecOk", "cookie", "transport" as const), query)),
+    id: fc.integer({ min: 0, max: 0xffff }),
+    mask: fc.integer({ min: 0, max: 2 ** 30 - 1 }),
+    cookie: fc.uint8Array({ minLength: 8, maxLength: 8 }),
+  });
+  const encodeQuery = (q: Query, { id, mask, cookie }: { id: number; mask: number; cookie: Uint8Array }) =>
+    encode({
+      type: "query",
+      id,
+      flags: q.flags,
+      questions: [{ name: spelled(q.name, mask), type: q.type as never, class: "IN" }],
+      additionals:
+        q.edns === undefined
+          ? []
+          : [{ name: ".", type: "OPT", udpPayloadSize: q.edns, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: q.dnssecOk, options: q.cookie ? [{ code: 10, data: Buffer.from(cookie) } as never] : [] }],
+    });
+
+  it("serves every generated query exactly as respond does, mostly from the cache", async () => {
+    const zones = new ZoneCache(repository);
+    const cache = new PacketCache();
+    let asked = 0;
+    await fc.assert(
+      fc.asyncProperty(query, fc.array(ask, { minLength: 2, maxLength: 8 }), async (base, asks) => {
+        for (const a of asks) {
+          const q = a.change ? { ...base, [a.change[0]]: a.change[1][a.change[0]] } : base;
+          const bytes = encodeQuery(q, a);
+          const cached = await respondCached(bytes, { zones, transport: q.transport }, cache);
+          const expected = await respond(bytes, { zones: new ZoneCache(repository), transport: q.transport });
+          expect(cached && expected && cached.equals(expected)).toBe(true);
+          asked++;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The property is about hits: most queries must have been answered from the cache.
+    expect(cache.hits).toBeGreaterThan(asked / 3);
   });
 });
