@@ -12,6 +12,7 @@ import {
   type Packet,
 } from "dns-packet";
 import { answerQuestion, type ZoneIndex } from "./answer.ts";
+import { compressNames } from "./compress-names.ts";
 import type { ZoneCache } from "./zone-cache.ts";
 
 export interface RespondOptions {
@@ -55,7 +56,8 @@ export function respond(message: Buffer, options: RespondOptions): Buffer | unde
     const additionals: Answer[] = [...(sections.additionals ?? [])];
     if (opt) additionals.push(ednsRecord());
     const packet: Packet = { type: "response", id: query.id, flags, questions: query.questions, ...sections, additionals };
-    const full = encode(packet);
+    // Compressed as the peers send it: smaller answers, and more of them fit the UDP limit.
+    const full = compressNames(encode(packet));
     if (full.length <= limit) return full;
     // Truncated: the header says so and the client retries over TCP for the whole answer.
     return encode({ ...packet, flags: flags | TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: opt ? [ednsRecord()] : [] });
