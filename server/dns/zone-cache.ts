@@ -57,8 +57,8 @@ export class ZoneCache {
       this.#markChecked();
       return undefined;
     }
-    // With node:sqlite the token read completes within the turn it starts in; an
-    // asynchronous repository would stretch "this turn" to the duration of one read.
+    // A store that can only read the token asynchronously (PostgreSQL) stretches "this
+    // turn" to the duration of one read; queries meanwhile wait on the same read.
     this.#check ??= this.#checkToken()
       .then(() => this.#markChecked())
       .finally(() => (this.#check = undefined));
