@@ -77,6 +77,18 @@ describe("compressNames", () => {
     expect(await size("_sip._tcp.example.test", "SRV")).toBe(76);
   });
 
+  it("sends whole over plain UDP an answer that fits 512 bytes only compressed, as NSD does", async () => {
+    const many = Array.from({ length: 28 }, (_, i) => ({ type: "A", name: "many", data: `192.0.2.${i + 1}` }));
+    const { repository } = await createExampleZone(many);
+    const reply = (await respond(encode(queryPacket({ name: "many.example.test", type: "A", id: 3 })), { zones: new ZoneCache(repository), transport: "udp" }))!;
+    const decoded = decode(reply);
+    expect(decoded.flag_tc).toBe(false);
+    expect(decoded.answers).toHaveLength(28);
+    expect(reply.length).toBeLessThanOrEqual(512);
+    // The same message uncompressed would not fit, and was truncated before compression.
+    expect(encode(decoded as Packet).length).toBeGreaterThan(512);
+  });
+
   it("leaves an SRV target whole (RFC 2782) and compresses MX, NS and CNAME targets", () => {
     const message = encode({
       type: "response",
