@@ -14,6 +14,7 @@ import { ocrText } from "./extract/ocr.ts";
 import { officeText, type OfficeText } from "./extract/office.ts";
 import { archiveName, sniff } from "./extract/sniff.ts";
 import { csvText } from "./extract/table.ts";
+import { readTar } from "./extract/tar.ts";
 import { openZip } from "./extract/zip.ts";
 import { FindingCollector } from "./findings.ts";
 
@@ -113,6 +114,8 @@ class MessageScan {
           return await this.document(path, await officeText(buf, this.budget, "pdf", this.ocr), pdfPicturePath);
         case "zip":
           return await this.zip(path, buf, depth);
+        case "tar":
+          return await this.tar(path, buf, depth);
         case "gzip": {
           // One compressed file: what the recipient opens is the attachment itself (DLP6).
           if (depth + 1 > this.budget.limits.maxDepth) throw new Uninspectable(`not inspected: archives nested deeper than ${this.budget.limits.maxDepth}`);
@@ -164,6 +167,23 @@ class MessageScan {
     } catch (error) {
       if (!(error instanceof Uninspectable)) throw error;
       this.collector.uninspectable(where, error.reason);
+    }
+  }
+
+  /** A tar's files, each at `attachment:<tar path>/<its path>`, scanned like a zip's entries. */
+  private async tar(path: string, buf: Buffer, depth: number): Promise<void> {
+    if (depth + 1 > this.budget.limits.maxDepth) throw new Uninspectable(`not inspected: archives nested deeper than ${this.budget.limits.maxDepth}`);
+    for (const item of readTar(buf, this.budget)) {
+      const inner = item.path ? `${path}/${this.name(path, item.path)}` : path;
+      if (item.content instanceof Uninspectable) {
+        this.collector.uninspectable(`attachment:${inner}`, item.content.reason);
+        continue;
+      }
+      if (this.budget.expired()) {
+        this.collector.uninspectable(`attachment:${inner}`, this.budget.spent);
+        continue;
+      }
+      await this.file(inner, item.content, depth + 1, undefined, item.path);
     }
   }
 

@@ -1,5 +1,5 @@
 // What an attachment is, from its bytes first (a renamed file is still what it is), then its name.
-export type FileKind = "zip" | "gzip" | "pdf" | "png" | "jpeg" | "cfb" | "message" | "sealed" | "archive" | "html" | "csv" | "json" | "text" | "binary";
+export type FileKind = "zip" | "tar" | "gzip" | "pdf" | "png" | "jpeg" | "cfb" | "message" | "sealed" | "archive" | "html" | "csv" | "json" | "text" | "binary";
 
 const ext = (name: string) => name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? "";
 
@@ -21,7 +21,6 @@ export function archiveName(buf: Buffer): string | undefined {
   if (startsWith(buf, "425a68") && /^[1-9]$/.test(String.fromCharCode(buf[3] ?? 0))) return "bzip2 file";
   if (startsWith(buf, "fd377a585a00")) return "xz file";
   if (startsWith(buf, "28b52ffd")) return "zstd file";
-  if (buf.length >= 262 && /^ustar/.test(buf.subarray(257, 262).toString("latin1"))) return "tar archive";
   return undefined;
 }
 
@@ -43,6 +42,8 @@ export function sniff(buf: Buffer, filename: string, contentType = ""): FileKind
   if (buf.length >= 8 && buf.readUInt32BE(0) === 0x89504e47) return "png";
   if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return "jpeg";
   if (buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0 && buf.readUInt32BE(4) === 0xa1b11ae1) return "cfb";
+  // POSIX ("ustar\0") and GNU ("ustar  ") tar: read by extract/tar.ts.
+  if (buf.length >= 262 && buf.subarray(257, 262).toString("latin1") === "ustar") return "tar";
   if (archiveName(buf)) return "archive";
   // Encrypted mail and files: S/MIME (pkcs7-mime), OpenPGP (binary or armored).
   if (/pkcs7-mime|pgp-encrypted/i.test(contentType) || ["p7m", "p7e", "gpg", "pgp"].includes(e)) return "sealed";
