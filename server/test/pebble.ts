@@ -42,7 +42,11 @@ export function getText(url: string, caPem: string): Promise<string> {
   });
 }
 
-export async function startPebble(tls: ReturnType<typeof pebbleTls>, dnsPort: number, options: { validityDays?: number } = {}): Promise<Pebble> {
+/**
+ * `eab`: the CA requires External Account Binding (RFC 8555 7.3.4) and knows these key ids with
+ * their base64url HMAC keys, as commercial ACME CAs (ZeroSSL, Google, Sectigo) do.
+ */
+export async function startPebble(tls: ReturnType<typeof pebbleTls>, dnsPort: number, options: { validityDays?: number; eab?: Record<string, string> } = {}): Promise<Pebble> {
   const [acmePort, managementPort, httpPort, tlsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const configFile = path.join(tls.dir, "pebble-config.json");
   writeFileSync(configFile, JSON.stringify({
@@ -55,7 +59,8 @@ export async function startPebble(tls: ReturnType<typeof pebbleTls>, dnsPort: nu
       httpPort,
       tlsPort,
       ocspResponderURL: "",
-      externalAccountBindingRequired: false,
+      externalAccountBindingRequired: Boolean(options.eab),
+      ...(options.eab ? { externalAccountMACKeys: options.eab } : {}),
       certificateValidityPeriod: (options.validityDays ?? 90) * 86_400,
     },
   }));
