@@ -4,7 +4,8 @@
 # naming what is missing and the one command that installs it. No test skips for a missing tool.
 # One line per tool: "<command or absolute path> <Debian package>"; add yours here.
 set -eu
-# --bench: the peers of `npm run bench:dns` instead (NSD, PowerDNS with its bind backend, dnsperf).
+# --bench: the peers of `npm run bench` instead (NSD, PowerDNS with its bind backend, dnsperf for
+# bench:dns; Postfix, which also provides smtp-source, for bench:inbound).
 # Not needed by any test; the default run below (no flag: `npm test`, CI) is unchanged.
 if [ "${1:-}" = "--bench" ]; then
   bench_missing=""
@@ -12,6 +13,7 @@ if [ "${1:-}" = "--bench" ]; then
   [ -x /usr/sbin/pdns_server ] || bench_missing="$bench_missing pdns-server"
   ls /usr/lib/*/pdns/libbindbackend.so >/dev/null 2>&1 || bench_missing="$bench_missing pdns-backend-bind"
   command -v dnsperf >/dev/null 2>&1 || bench_missing="$bench_missing dnsperf"
+  { [ -x /usr/sbin/postfix ] && [ -x /usr/sbin/smtp-source ]; } || bench_missing="$bench_missing postfix"
   if [ -z "$bench_missing" ]; then
     echo "bench deps: all present"
     exit 0
@@ -36,11 +38,29 @@ if [ "${1:-}" = "--bench" ]; then
   printf '#!/bin/sh\nexit 101\n' >"$policy"
   chmod 755 "$policy"
   echo "bench deps: installing$bench_missing (services not started)"
+  # Postfix's debconf question is answered "No configuration": no /etc/postfix/main.cf is written,
+  # so even a later start of the system service cannot listen on port 25 (master stops at once
+  # without main.cf). The bench writes its own main.cf/master.cf under a temp folder. An existing
+  # answer (a machine that already configured Postfix) is left alone: debconf keeps seen answers.
+  if command -v debconf-set-selections >/dev/null 2>&1; then
+    echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
+  fi
   apt-get update -qq
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $bench_missing
   if [ -d /run/systemd/system ]; then
-    systemctl disable --now nsd pdns >/dev/null 2>&1 || true
+    systemctl disable --now nsd pdns postfix >/dev/null 2>&1 || true
+  fi
+  # Nothing of the system Postfix may be left running (a start that slipped past the policy, e.g.
+  # a package without invoke-rc.d): stop it through its own command, which only acts on the
+  # default instance, and fail loudly if something still listens on port 25.
+  if [ -x /usr/sbin/postfix ] && [ -e /etc/postfix/main.cf ]; then
+    /usr/sbin/postfix status >/dev/null 2>&1 && /usr/sbin/postfix stop >/dev/null 2>&1 || true
+  fi
+  if command -v ss >/dev/null 2>&1 && ss -ltnH 'sport = :25' | grep -q .; then
+    echo "bench deps: something listens on port 25 after the install:" >&2
+    ss -ltnp 'sport = :25' >&2
+    exit 1
   fi
   exit 0
 fi

@@ -1,162 +1,246 @@
-// Inbound messages per second: the platform's listener (recipient lookup, mailauth, mailparser,
-// one synchronous=FULL transaction per message with its event) against a bare smtp-server that
-// accepts the same messages and discards them, in the same run. 10 KB messages over 10
-// connections; each server in its own worker thread, the nodemailer clients on the main thread.
+// Inbound messages per second against what an operator would run instead (issue 32): the
+// platform's listener (recipient lookup, SPF/DKIM/DMARC by mailauth, mailparser, the message and
+// its mail.received event committed with synchronous=FULL before the 250), a private Postfix
+// delivering to a Maildir (postfix-peer.ts: its 250 follows the queue file's fsync, then
+// virtual(8) writes and fsyncs the Maildir file), and a bare smtp-server that discards. All three
+// are driven by the same external client, Postfix's smtp-source (smtp-source.ts), with the same
+// 10 KB message, at 10 and at 40 connections, in interleaved rounds. A round counts only what
+// was verifiably kept: rows in the platform's store, files in Postfix's Maildir, messages the
+// bare server read; a target that acknowledges less than it was sent fails the bench.
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
+import { formatRatio, loadLine, median } from "../bench/stats.ts";
+import { startPostfixPeer, reapedChildrenCpuMs, requirePostfix, type PostfixPeer } from "./postfix-peer.ts";
+import { smtpSource } from "./smtp-source.ts";
 
-type Target = "bare" | "platform";
+export type Target = "bare" | "platform" | "postfix";
+const TARGETS: Target[] = ["bare", "platform", "postfix"];
 const RCPT = "bench@inbound-bench.test";
+const FROM = "sender@sender.test";
+/** The goal against Postfix per connection count (issue 32). */
+const GOALS: Record<number, number> = { 10: 0.8, 40: 1.0 };
 
-async function serve(target: Target): Promise<{ port: number; close(): Promise<void> }> {
+interface Served {
+  port: number;
+  /** Messages kept so far: stored rows (platform) or messages read to their end (bare). */
+  kept(): number;
+  close(): Promise<void>;
+}
+
+async function serve(target: "bare" | "platform"): Promise<Served> {
   if (target === "bare") {
+    let kept = 0;
     const server = new SMTPServer({
-      authOptional: true, disabledCommands: ["AUTH", "STARTTLS"], disableReverseLookup: true, logger: false, size: 25 * 1024 * 1024,
+      authOptional: true, disabledCommands: ["AUTH", "STARTTLS"], disableReverseLookup: true, logger: false, size: 25 * 1024 * 1024, maxClients: 200,
       onData(stream, _session, callback) {
-        stream.on("end", () => callback(null));
+        stream.on("end", () => {
+          kept++;
+          callback(null);
+        });
         stream.resume();
       },
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const address = server.server.address();
-    return { port: typeof address === "object" && address ? address.port : 0, close: () => new Promise((r) => server.close(() => r())) };
+    return { port: typeof address === "object" && address ? address.port : 0, kept: () => kept, close: () => new Promise((r) => server.close(() => r())) };
   }
   const { startTestPlatform } = await import("../test/harness.ts");
-  const p = await startTestPlatform({}, { runWorker: false });
+  const { defaults } = await import("../config.ts");
+  // One sending host at 40 connections: the per-client cap (default 20, decision I1) is raised
+  // to Postfix's own default (smtpd_client_connection_count_limit 50), which the peer runs with.
+  const p = await startTestPlatform({ smtp: { ...defaults.smtp, port: 0, maxConnectionsPerClient: 50 } }, { runWorker: false });
   const t = await p.newTenant("inbound-bench");
   await t.api("POST", "/v1/mailboxes", { name: "bench", domain: t.domain, password: "correct horse" });
-  return { port: p.smtp!.port, close: () => p.stop() };
+  const count = p.db.prepare("SELECT count(*) AS n FROM mailbox_messages");
+  return { port: p.smtp!.port, kept: () => Number((count.get() as { n: number }).n), close: () => p.stop() };
 }
 
-interface ServerWorker {
+interface Handle {
   port: number;
-  worker: Worker;
-  /** CPU microseconds the server's own thread (smtp-server, and on the platform its listener) has used. */
-  threadCpu(): Promise<number>;
+  kept(): Promise<number>;
+  /** CPU ms: the target's own (its thread, or Postfix's processes) and, for threads, the split. */
+  cpuMs(): Promise<{ total: number; thread?: number }>;
+  stop(): Promise<void>;
 }
 
-function startWorker(target: Target): Promise<ServerWorker> {
+function startWorker(target: "bare" | "platform"): Promise<Handle> {
   const worker = new Worker(new URL(import.meta.url), { workerData: { inboundBenchTarget: target } });
-  const threadCpu = () =>
-    new Promise<number>((resolve) => {
-      worker.once("message", (us: number) => resolve(us));
-      worker.postMessage("cpu");
+  const ask = <T,>(request: string) =>
+    new Promise<T>((resolve) => {
+      worker.once("message", resolve);
+      worker.postMessage(request);
     });
   return new Promise((resolve, reject) => {
-    worker.once("message", (port: number) => resolve({ port, worker, threadCpu }));
     worker.once("error", reject);
+    worker.once("message", (port: number) =>
+      resolve({
+        port,
+        kept: () => ask<number>("kept"),
+        // The whole process but the main thread (which only waits for smtp-source): the target's
+        // thread, and on the platform its delivery writer, libuv's pool and GC helpers. The other
+        // target's thread idles meanwhile.
+        cpuMs: async () => {
+          const thread = await ask<number>("cpu");
+          const all = process.cpuUsage();
+          const main = process.threadCpuUsage();
+          return { total: (all.user + all.system - main.user - main.system) / 1000, thread: thread / 1000 };
+        },
+        stop: async () => {
+          const exited = new Promise((r) => worker.once("exit", r));
+          worker.postMessage("stop");
+          await exited;
+        },
+      }),
+    );
   });
 }
 
-function message(i: number): string {
-  const body = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(176).replace(/(.{76})/g, "$1\r\n");
-  return `From: Sender <sender@sender.test>\r\nTo: ${RCPT}\r\nSubject: bench ${i}\r\nMessage-ID: <bench-${i}-${Math.random()}@sender.test>\r\nDate: ${new Date().toUTCString()}\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n`;
+function postfixHandle(peer: PostfixPeer): Handle {
+  return { port: peer.port, kept: async () => peer.delivered(), cpuMs: async () => ({ total: peer.cpuMs() }), stop: () => peer.stop() };
 }
 
-/** Messages accepted per second over `connections` connections for `seconds`. */
-async function drive(server: ServerWorker, seconds: number, connections: number): Promise<{ rate: number; failed: number; cpu: CpuPerMessage }> {
-  const port = server.port;
-  const until = Date.now() + seconds * 1000;
-  let accepted = 0;
-  let failed = 0;
-  const serverCpu = await server.threadCpu();
-  const started = Date.now();
-  const cpu = process.cpuUsage();
-  const clientCpu = process.threadCpuUsage();
-  await Promise.all(Array.from({ length: connections }, async () => {
-    const transport = nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, pool: true, maxConnections: 1, maxMessages: Infinity });
-    let i = 0;
-    while (Date.now() < until) {
-      try {
-        await transport.sendMail({ envelope: { from: "sender@sender.test", to: [RCPT] }, raw: message(i++) });
-        accepted++;
-      } catch {
-        failed++;
-      }
-    }
-    transport.close();
-  }));
-  const used = process.cpuUsage(cpu);
-  const client = process.threadCpuUsage(clientCpu);
-  const serverUs = (await server.threadCpu()) - serverCpu;
-  const totalUs = used.user + used.system;
-  const clientUs = client.user + client.system;
-  const perMessage = (us: number) => us / 1000 / Math.max(accepted, 1);
+/** The 10 KB message the old nodemailer clients sent, as one file for smtp-source -F (LF lines). */
+function messageFile(dir: string): string {
+  const body = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(176).replace(/(.{76})/g, "$1\n");
+  const text = `From: Sender <${FROM}>\nTo: ${RCPT}\nSubject: bench\nMessage-ID: <bench@sender.test>\nDate: ${new Date().toUTCString()}\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n${body}\n`;
+  const file = path.join(dir, "message.eml");
+  writeFileSync(file, text);
+  return file;
+}
+
+/** CPU milliseconds per kept message, the target's and smtp-source's. */
+export interface CpuPerMessage {
+  /** Everything the target used: Postfix's master and daemons; the platform's or bare server's threads. */
+  server: number;
+  /** Of `server`, the SMTP listener's own thread (platform, bare). */
+  thread?: number;
+  /** smtp-source, the client. */
+  client: number;
+}
+
+interface Round {
+  rate: number;
+  /** Postfix: messages per second until smtp-source had every 250 (the rate counts until the Maildir has them all). */
+  ackRate: number;
+  cpu: CpuPerMessage;
+}
+
+async function drive(handle: Handle, target: Target, file: string, sessions: number, messages: number): Promise<Round> {
+  const keptBefore = await handle.kept();
+  const cpuBefore = await handle.cpuMs();
+  const clientBefore = reapedChildrenCpuMs();
+  const started = performance.now();
+  const { seconds: ackSeconds } = await smtpSource({ port: handle.port, sessions, messages, file, from: FROM, to: RCPT });
+  // Postfix answers 250 once the queue file is safe and delivers to the Maildir after: the round
+  // ends when the Maildir has every message, so its delivery work is this round's, not the next's.
+  let kept = (await handle.kept()) - keptBefore;
+  for (let waited = 0; target === "postfix" && kept < messages && waited < 30_000; waited += 10) {
+    await new Promise((r) => setTimeout(r, 10));
+    kept = (await handle.kept()) - keptBefore;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (kept !== messages) throw new Error(`${target}: smtp-source had 250 for ${messages} messages but ${kept} were kept`);
+  const cpuAfter = await handle.cpuMs();
+  const client = reapedChildrenCpuMs() - clientBefore;
   return {
-    rate: accepted / ((Date.now() - started) / 1000),
-    failed,
-    cpu: { total: perMessage(totalUs), client: perMessage(clientUs), server: perMessage(serverUs), other: perMessage(totalUs - clientUs - serverUs) },
+    rate: messages / seconds,
+    ackRate: messages / ackSeconds,
+    cpu: {
+      server: (cpuAfter.total - cpuBefore.total) / messages,
+      thread: cpuAfter.thread === undefined ? undefined : (cpuAfter.thread - cpuBefore.thread!) / messages,
+      client: client / messages,
+    },
   };
 }
 
-/**
- * CPU milliseconds per accepted message: the whole process, and split into the nodemailer clients'
- * thread, the server's thread and every other thread (the platform's delivery writer, libuv's
- * pool, the garbage collector's helpers). On a machine whose cores are all busy, the ratio of
- * throughputs follows the ratio of `total`.
- */
-export interface CpuPerMessage {
-  total: number;
-  client: number;
-  server: number;
-  other: number;
-}
-
-export interface InboundBenchmarkResult {
-  bare: number;
-  platform: number;
-  ratio: number;
-  /** Each round's platform rate over the bare rate of the same round: the spread a shared machine gives. */
-  roundRatios: number[];
-  /** Per target, the round with the median total CPU per message. */
+export interface InboundConnectionsResult {
+  connections: number;
+  rates: Record<Target, number[]>;
+  /** Postfix's rate until its last 250 (before the Maildir had them all), per round. */
+  postfixAckRates: number[];
+  /** Per target, the round with the median server CPU per message. */
   cpu: Record<Target, CpuPerMessage>;
-  failed: number;
+  loadBefore: string;
+  loadAfter: string;
 }
 
-export async function benchmarkInbound({ seconds = 5, connections = 10, rounds = 3 } = {}): Promise<InboundBenchmarkResult> {
-  const servers = { bare: await startWorker("bare"), platform: await startWorker("platform") };
-  const rates: Record<Target, number[]> = { bare: [], platform: [] };
-  const cpu: Record<Target, CpuPerMessage[]> = { bare: [], platform: [] };
-  let failed = 0;
+export async function benchmarkInbound({ seconds = 3, rounds = 5, connectionCounts = [10, 40] } = {}): Promise<InboundConnectionsResult[]> {
+  requirePostfix();
+  const dir = mkdtempSync(path.join(tmpdir(), "inbound-bench-"));
+  const file = messageFile(dir);
+  const handles = {} as Record<Target, Handle>;
   try {
-    for (const target of ["bare", "platform"] as const) await drive(servers[target], 1, connections); // warm-up
-    for (let round = 0; round < rounds; round++) {
-      for (const target of ["bare", "platform"] as const) {
-        const r = await drive(servers[target], seconds, connections);
-        rates[target].push(r.rate);
-        cpu[target].push(r.cpu);
-        failed += r.failed;
+    handles.bare = await startWorker("bare");
+    handles.platform = await startWorker("platform");
+    handles.postfix = postfixHandle(await startPostfixPeer(RCPT));
+    const results: InboundConnectionsResult[] = [];
+    for (const connections of connectionCounts) {
+      // Each round sends about `seconds` worth of messages at the target's last rate.
+      const rate: Record<Target, number> = { bare: 0, platform: 0, postfix: 0 };
+      for (const target of TARGETS) rate[target] = (await drive(handles[target], target, file, connections, connections * 20)).rate; // warm-up
+      const loadBefore = loadLine();
+      const rates: Record<Target, number[]> = { bare: [], platform: [], postfix: [] };
+      const cpus: Record<Target, CpuPerMessage[]> = { bare: [], platform: [], postfix: [] };
+      const postfixAckRates: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        for (const target of TARGETS) {
+          const messages = Math.max(connections * 10, Math.round(rate[target] * seconds));
+          const r = await drive(handles[target], target, file, connections, messages);
+          rate[target] = r.rate;
+          rates[target].push(r.rate);
+          cpus[target].push(r.cpu);
+          if (target === "postfix") postfixAckRates.push(r.ackRate);
+        }
       }
+      const medianCpu = (v: CpuPerMessage[]) => [...v].sort((a, b) => a.server - b.server)[Math.floor(v.length / 2)];
+      results.push({ connections, rates, postfixAckRates, cpu: { bare: medianCpu(cpus.bare), platform: medianCpu(cpus.platform), postfix: medianCpu(cpus.postfix) }, loadBefore, loadAfter: loadLine() });
     }
+    return results;
   } finally {
-    for (const s of Object.values(servers)) s.worker.postMessage("stop");
+    for (const handle of Object.values(handles)) await handle.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-  const bare = median(rates.bare);
-  const platform = median(rates.platform);
-  return { bare, platform, ratio: platform / bare, roundRatios: rates.platform.map((p, i) => p / rates.bare[i]), cpu: { bare: medianCpu(cpu.bare), platform: medianCpu(cpu.platform) }, failed };
 }
 
-function medianCpu(rounds: CpuPerMessage[]): CpuPerMessage {
-  return [...rounds].sort((a, b) => a.total - b.total)[Math.floor(rounds.length / 2)];
+/** The lines `npm run bench` and `node server/inbound/bench.ts` print. */
+export function formatInbound(results: InboundConnectionsResult[], seconds: number): string[] {
+  const lines: string[] = [];
+  for (const r of results) {
+    const rounds = r.rates.platform.length;
+    const ms = (x: number | undefined) => (x === undefined ? "" : x.toFixed(2));
+    const cpu = (t: Target) => `${ms(r.cpu[t].server)} ms${r.cpu[t].thread !== undefined ? ` (listener thread ${ms(r.cpu[t].thread)})` : ""}`;
+    lines.push(`Inbound SMTP: smtp-source -d, 10 KB message, ${r.connections} connections, ${rounds} interleaved rounds of about ${seconds} s per target (${r.loadBefore} before, ${r.loadAfter} after)`);
+    lines.push(`  bare smtp-server (discards):                 ${Math.round(median(r.rates.bare))} msg/s`);
+    lines.push(`  Postfix, virtual(8) to a Maildir:            ${Math.round(median(r.rates.postfix))} msg/s in the Maildir (${Math.round(median(r.postfixAckRates))} msg/s to the last 250)`);
+    lines.push(`  platform (SPF/DKIM/DMARC, parsed, stored, fsync'd before 250): ${Math.round(median(r.rates.platform))} msg/s`);
+    lines.push(`  platform / Postfix ${formatRatio(r.rates.platform, r.rates.postfix, GOALS[r.connections])}`);
+    lines.push(`  platform / bare ${formatRatio(r.rates.platform, r.rates.bare)}; Postfix / bare ${formatRatio(r.rates.postfix, r.rates.bare)}`);
+    lines.push(`  CPU per message, server side: platform ${cpu("platform")}, Postfix ${cpu("postfix")} (master and all its daemons), bare ${cpu("bare")}; smtp-source ${ms(r.cpu.platform.client)} / ${ms(r.cpu.postfix.client)} / ${ms(r.cpu.bare.client)} ms`);
+  }
+  return lines;
 }
 
 if (!isMainThread && (workerData as { inboundBenchTarget?: Target })?.inboundBenchTarget) {
-  const server = await serve((workerData as { inboundBenchTarget: Target }).inboundBenchTarget);
+  const server = await serve((workerData as { inboundBenchTarget: "bare" | "platform" }).inboundBenchTarget);
   parentPort!.postMessage(server.port);
-  parentPort!.on("message", async (request: "cpu" | "stop") => {
+  parentPort!.on("message", async (request: "cpu" | "kept" | "stop") => {
     if (request === "cpu") {
       const used = process.threadCpuUsage();
       parentPort!.postMessage(used.user + used.system);
-      return;
+    } else if (request === "kept") {
+      parentPort!.postMessage(server.kept());
+    } else {
+      await server.close();
+      process.exit(0);
     }
-    await server.close();
-    process.exit(0);
   });
 } else if (isMainThread && process.argv[1] === import.meta.filename) {
-  const r = await benchmarkInbound();
-  console.log(`Inbound SMTP: bare smtp-server ${r.bare.toFixed(0)} msg/s, platform ${r.platform.toFixed(0)} msg/s, ratio ${r.ratio.toFixed(2)} (goal at least 0.5; rounds ${r.roundRatios.map((x) => x.toFixed(2)).join(", ")})${r.failed ? `; ${r.failed} failed` : ""}`);
-  const cpu = (c: CpuPerMessage) => `${c.total.toFixed(2)} ms (clients ${c.client.toFixed(2)}, server thread ${c.server.toFixed(2)}, other threads ${c.other.toFixed(2)})`;
-  console.log(`  CPU per message: bare ${cpu(r.cpu.bare)}; platform ${cpu(r.cpu.platform)}`);
+  const { parseArgs } = await import("node:util");
+  const { values } = parseArgs({ options: { seconds: { type: "string", default: "3" }, rounds: { type: "string", default: "5" }, connections: { type: "string", default: "10,40" } } });
+  const seconds = Number(values.seconds);
+  const results = await benchmarkInbound({ seconds, rounds: Number(values.rounds), connectionCounts: values.connections.split(",").map(Number) });
+  for (const line of formatInbound(results, seconds)) console.log(line);
 }
