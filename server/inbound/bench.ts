@@ -7,7 +7,7 @@
 // 10 KB message, at 10 and at 40 connections, in interleaved rounds. A round counts only what
 // was verifiably kept: rows in the platform's store, files in Postfix's Maildir, messages the
 // bare server read; a target that acknowledges less than it was sent fails the bench.
-import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -62,7 +62,7 @@ interface Handle {
   port: number;
   kept(): Promise<number>;
   /** CPU ms: the target's own (its thread, or Postfix's processes) and, for threads, the split. */
-  cpuMs(): Promise<{ total: number; thread?: number }>;
+  cpuMs(): Promise<{ total: number; thread?: number; waitMs?: number }>;
   stop(): Promise<void>;
 }
 
@@ -86,7 +86,7 @@ function startWorker(target: "bare" | "platform"): Promise<Handle> {
           const thread = await ask<number>("cpu");
           const all = process.cpuUsage();
           const main = process.threadCpuUsage();
-          return { total: (all.user + all.system - main.user - main.system) / 1000, thread: thread / 1000 };
+          return { total: (all.user + all.system - main.user - main.system) / 1000, thread: thread / 1000, waitMs: runqueueWaitMs() };
         },
         stop: async () => {
           const exited = new Promise((r) => worker.once("exit", r));
@@ -96,6 +96,26 @@ function startWorker(target: "bare" | "platform"): Promise<Handle> {
       }),
     );
   });
+}
+
+/**
+ * Milliseconds this process's threads but the main one have spent runnable and waiting for a CPU
+ * (/proc schedstat). On a shared machine it tells whether a slow round was starved of CPU (a
+ * busy machine gives each scheduling group a share, and a group with fewer runnable threads than
+ * cores cannot use more than those) or waited on something else, such as the disk.
+ */
+function runqueueWaitMs(): number {
+  let ns = 0;
+  const mainTid = readFileSync("/proc/thread-self/stat", "utf8").split(" ")[0];
+  for (const tid of readdirSync("/proc/self/task")) {
+    if (tid === mainTid) continue;
+    try {
+      ns += Number(readFileSync(`/proc/self/task/${tid}/schedstat`, "utf8").split(" ")[1]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ns / 1e6;
 }
 
 function postfixHandle(peer: PostfixPeer): Handle {
@@ -119,6 +139,8 @@ export interface CpuPerMessage {
   thread?: number;
   /** smtp-source, the client. */
   client: number;
+  /** Platform and bare server: time their threads waited for a CPU while runnable. */
+  runqueueWait?: number;
 }
 
 interface Round {
@@ -152,6 +174,7 @@ async function drive(handle: Handle, target: Target, file: string, sessions: num
       server: (cpuAfter.total - cpuBefore.total) / messages,
       thread: cpuAfter.thread === undefined ? undefined : (cpuAfter.thread - cpuBefore.thread!) / messages,
       client: client / messages,
+      runqueueWait: cpuAfter.waitMs === undefined ? undefined : (cpuAfter.waitMs - cpuBefore.waitMs!) / messages,
     },
   };
 }
@@ -180,7 +203,9 @@ export async function benchmarkInbound({ seconds = 3, rounds = 5, connectionCoun
     for (const connections of connectionCounts) {
       // Each round sends about `seconds` worth of messages at the target's last rate.
       const rate: Record<Target, number> = { bare: 0, platform: 0, postfix: 0 };
-      for (const target of TARGETS) rate[target] = (await drive(handles[target], target, file, connections, connections * 20)).rate; // warm-up
+      // Warm-up: enough messages for V8 to optimise the platform's path (200 left the first
+      // round at half speed) and for Postfix to have started its daemons.
+      for (const target of TARGETS) rate[target] = (await drive(handles[target], target, file, connections, Math.max(1500, connections * 20))).rate;
       const loadBefore = loadLine();
       const rates: Record<Target, number[]> = { bare: [], platform: [], postfix: [] };
       const cpus: Record<Target, CpuPerMessage[]> = { bare: [], platform: [], postfix: [] };
@@ -219,6 +244,7 @@ export function formatInbound(results: InboundConnectionsResult[], seconds: numb
     lines.push(`  platform / Postfix ${formatRatio(r.rates.platform, r.rates.postfix, GOALS[r.connections])}`);
     lines.push(`  platform / bare ${formatRatio(r.rates.platform, r.rates.bare)}; Postfix / bare ${formatRatio(r.rates.postfix, r.rates.bare)}`);
     lines.push(`  CPU per message, server side: platform ${cpu("platform")}, Postfix ${cpu("postfix")} (master and all its daemons), bare ${cpu("bare")}; smtp-source ${ms(r.cpu.platform.client)} / ${ms(r.cpu.postfix.client)} / ${ms(r.cpu.bare.client)} ms`);
+    lines.push(`  the platform's threads waited ${ms(r.cpu.platform.runqueueWait)} ms per message for a CPU while runnable (a starved round when well above its CPU per message)`);
   }
   return lines;
 }

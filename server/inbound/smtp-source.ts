@@ -24,7 +24,15 @@ export function smtpSource(run: SmtpSourceRun): Promise<{ seconds: number }> {
   const args = ["-d", "-s", String(run.sessions), "-m", String(run.messages), "-F", run.file, "-f", run.from, "-t", run.to, "-M", "sender.test", `127.0.0.1:${run.port}`];
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn("/usr/sbin/smtp-source", args, { stdio: ["ignore", "ignore", "pipe"] });
+    // In a session of its own (setsid): Linux's autogroup scheduling shares the CPU per session,
+    // and Postfix's master has its own, so a client left in the bench's session would share one
+    // CPU share with the platform and the bare server but not with Postfix. Each target and the
+    // client now get a share apiece, whatever else the machine runs.
+    const child = spawn("/usr/sbin/smtp-source", args, { stdio: ["ignore", "ignore", "pipe"], detached: true });
+    // Not in the bench's process group any more, so not reached by its Ctrl-C: ended with it.
+    const end = () => child.kill("SIGKILL");
+    process.once("exit", end);
+    child.once("exit", () => process.off("exit", end));
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.once("error", reject);
