@@ -25,6 +25,8 @@ const GOALS: Record<number, number> = { 10: 0.8, 40: 1.0 };
 
 interface Served {
   port: number;
+  /** The platform's data folder, removed by the main thread at exit (also after Ctrl-C). */
+  dataDir?: string;
   /** Messages kept so far: stored rows (platform) or messages read to their end (bare). */
   kept(): number;
   close(): Promise<void>;
@@ -55,7 +57,7 @@ async function serve(target: "bare" | "platform"): Promise<Served> {
   const t = await p.newTenant("inbound-bench");
   await t.api("POST", "/v1/mailboxes", { name: "bench", domain: t.domain, password: "correct horse" });
   const count = p.db.prepare("SELECT count(*) AS n FROM mailbox_messages");
-  return { port: p.smtp!.port, kept: () => Number((count.get() as { n: number }).n), close: () => p.stop() };
+  return { port: p.smtp!.port, dataDir: p.dataDir, kept: () => Number((count.get() as { n: number }).n), close: () => p.stop() };
 }
 
 interface Handle {
@@ -75,7 +77,9 @@ function startWorker(target: "bare" | "platform"): Promise<Handle> {
     });
   return new Promise((resolve, reject) => {
     worker.once("error", reject);
-    worker.once("message", (port: number) =>
+    worker.once("message", ({ port, dataDir }: { port: number; dataDir?: string }) => {
+      // A Ctrl-C ends the worker without its stop(): its folder goes with the process.
+      if (dataDir) process.once("exit", () => rmSync(dataDir, { recursive: true, force: true }));
       resolve({
         port,
         kept: () => ask<number>("kept"),
@@ -93,8 +97,8 @@ function startWorker(target: "bare" | "platform"): Promise<Handle> {
           worker.postMessage("stop");
           await exited;
         },
-      }),
-    );
+      });
+    });
   });
 }
 
@@ -192,7 +196,13 @@ export interface InboundConnectionsResult {
 
 export async function benchmarkInbound({ seconds = 3, rounds = 5, connectionCounts = [10, 40] } = {}): Promise<InboundConnectionsResult[]> {
   requirePostfix();
+  // Ctrl-C or a kill: exit through the 'exit' handlers, which stop Postfix and remove the folders.
+  const interrupted = (signal: NodeJS.Signals) => process.exit(signal === "SIGINT" ? 130 : 143);
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
   const dir = mkdtempSync(path.join(tmpdir(), "inbound-bench-"));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  process.once("exit", removeDir);
   const file = messageFile(dir);
   const handles = {} as Record<Target, Handle>;
   try {
@@ -226,7 +236,10 @@ export async function benchmarkInbound({ seconds = 3, rounds = 5, connectionCoun
     return results;
   } finally {
     for (const handle of Object.values(handles)) await handle.stop();
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
+    process.off("exit", removeDir);
+    process.off("SIGINT", interrupted);
+    process.off("SIGTERM", interrupted);
   }
 }
 
@@ -251,7 +264,7 @@ export function formatInbound(results: InboundConnectionsResult[], seconds: numb
 
 if (!isMainThread && (workerData as { inboundBenchTarget?: Target })?.inboundBenchTarget) {
   const server = await serve((workerData as { inboundBenchTarget: "bare" | "platform" }).inboundBenchTarget);
-  parentPort!.postMessage(server.port);
+  parentPort!.postMessage({ port: server.port, dataDir: server.dataDir });
   parentPort!.on("message", async (request: "cpu" | "kept" | "stop") => {
     if (request === "cpu") {
       const used = process.threadCpuUsage();
