@@ -5395,6 +5395,11 @@ export const operations: readonly OperationSpec[] = [
             "minimum": 1,
             "maximum": 200,
             "default": 50
+          },
+          "before": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 1
           }
         }
       },

@@ -76,6 +76,24 @@ describe("webhook delivery engine", () => {
     expect(await platform.services.backend.countJobs(DELIVER_JOB)).toBe(0);
   });
 
+  it("pages the log with before=<last id>: every delivery once, unshifted by newer ones", async () => {
+    const s = await scenario();
+    for (let i = 0; i < 5; i++) await s.emit();
+    await platform.worker.drain();
+    const page = async (query: string) => (await s.tenant.api("GET", `/v1/webhooks/${s.hook.id}/deliveries?${query}`)).body.deliveries as { id: number }[];
+    const all = (await page("limit=200")).map((d) => d.id);
+    expect(all).toHaveLength(5);
+    const first = await page("limit=2");
+    await s.emit(); // logged between two page reads: it must not push an old one onto the next page
+    const second = await page(`limit=2&before=${first[1].id}`);
+    const third = await page(`limit=2&before=${second[1].id}`);
+    expect([...first, ...second, ...third].map((d) => d.id)).toEqual(all);
+    expect(await page(`before=${all[4]}`)).toEqual([]);
+    const bad = await s.tenant.api("GET", `/v1/webhooks/${s.hook.id}/deliveries?before=0`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: expect.any(String), error: expect.stringContaining("before") });
+  });
+
   it("sends only the events a subscription selected", async () => {
     const s = await scenario(undefined, ["mail.bounced"]);
     await s.emit("mail.delivered");

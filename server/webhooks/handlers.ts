@@ -54,7 +54,7 @@ export function webhookHandlers(deps: WebhookDeps): WebhooksHandlers<AuthContext
 
     async listWebhookDeliveries({ params, query, auth }) {
       const w = await hook(auth.projectId, params.id);
-      const deliveries = await deps.webhooks.listDeliveries(w.id, query.limit ?? 50);
+      const deliveries = await deps.webhooks.listDeliveries(w.id, query.limit ?? 50, query.before);
       return {
         deliveries: deliveries.map((d) => ({
           id: d.id, event: d.event as EventName, status: d.status, httpCode: d.httpCode, attempts: d.attempts,

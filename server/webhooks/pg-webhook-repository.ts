@@ -80,8 +80,8 @@ export class PgWebhookRepository implements WebhookRepository {
     });
   }
 
-  async listDeliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    return (await this.db.query<PgDeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`, [webhookId, limit])).map(toDelivery);
+  async listDeliveries(webhookId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<DeliveryRecord[]> {
+    return (await this.db.query<PgDeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, [webhookId, before, limit])).map(toDelivery);
   }
 
   async getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined> {

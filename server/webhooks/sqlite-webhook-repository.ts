@@ -75,8 +75,8 @@ export class SqliteWebhookRepository implements WebhookRepository {
     });
   }
 
-  async listDeliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    const rows = prepare(this.db, "SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?").all(webhookId, limit);
+  async listDeliveries(webhookId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<DeliveryRecord[]> {
+    const rows = prepare(this.db, "SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND id < ? ORDER BY id DESC LIMIT ?").all(webhookId, before, limit);
     return (rows as unknown as DeliveryRow[]).map(toDelivery);
   }
 

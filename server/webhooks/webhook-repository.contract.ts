@@ -86,6 +86,10 @@ export function describeWebhookStorage(backend: BackendName, make: (c: Connectio
       expect(mine).toHaveLength(3);
       const log = await s.webhooks.listDeliveries(w.id, 2);
       expect(log.map((d) => d.id)).toEqual([...mine].reverse().slice(0, 2));
+      // The next page starts below the last id of this one, whatever was logged meanwhile.
+      await s.emit(projectId);
+      expect((await s.webhooks.listDeliveries(w.id, 2, log[1].id)).map((d) => d.id)).toEqual([mine[0]]);
+      expect(await s.webhooks.listDeliveries(w.id, 2, mine[0])).toEqual([]);
       expect(log[0]).toMatchObject({ webhookId: w.id, event: "mail.delivered", status: "pending", httpCode: 0, attempts: 0, nextAttemptAt: new Date(clock.now()).toISOString() });
       expect(JSON.parse(log[0].payload)).toMatchObject({ type: "mail.delivered" });
       expect(await s.webhooks.getDelivery(w.id, mine[0])).toMatchObject({ id: mine[0], webhookId: w.id });

@@ -29,6 +29,7 @@ export interface WebhookRepository {
   list(projectId: string): Promise<WebhookRecord[]>;
   get(projectId: string, id: string): Promise<WebhookRecord | undefined>;
   delete(projectId: string, id: string): Promise<boolean>;
-  listDeliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
+  /** Newest first; `before`: only deliveries with a smaller id (the next page's cursor). */
+  listDeliveries(webhookId: string, limit: number, before?: number): Promise<DeliveryRecord[]>;
   getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined>;
 }

@@ -7104,6 +7104,11 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /**
+                 * @description Only deliveries older than this one: pass the last `id` of a page to get the next page
+                 *     (a cursor, so deliveries logged meanwhile do not shift the pages).
+                 */
+                before?: number;
                 /** @description Page size, 1 to 200. */
                 limit?: number;
             };
