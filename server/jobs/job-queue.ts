@@ -3,7 +3,6 @@
 // (worker.ts). Enqueueing is synchronous SQL so it can join the caller's write transaction: a
 // state change and the work it causes commit together or not at all (an outbox).
 import type { DatabaseSync } from "node:sqlite";
-import { transaction } from "../db/database.ts";
 import { writeOnSqlite } from "../db/tx.ts";
 import { prepare } from "../db/statements.ts";
 import type { Clock } from "./clock.ts";
@@ -81,28 +80,34 @@ export class JobQueue {
    * Claims up to `limit` due jobs, skipping groups that are full, and leases them until
    * now + leaseMs. Runs in one IMMEDIATE transaction, so two claimers never get one job.
    * `fullGroups` are left out by the query itself, so a backlog of one busy group is not read
-   * again on every claim.
+   * again on every claim; `onlyGroups`, when given, are the only groups looked at (the worker
+   * refilling the jobs it holds for a busy group).
    */
-  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[] = []): Job[] {
+  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[] = [], onlyGroups?: string[]): Job[] {
     const now = this.clock.now();
+    const only = onlyGroups ? JSON.stringify(onlyGroups) : null;
     return this.bookkeeping(() => {
+      // Candidates are read lazily and without their payload (only the claimed ones' is read, by
+      // the UPDATE): most candidates of a busy group are passed over, and materialising each
+      // one's payload was most of a claim's cost. At most limit * 4 are looked at.
       const candidates = prepare(this.db,
-        `SELECT id, kind, payload, run_at, attempts, group_key FROM jobs
+        `SELECT id, group_key FROM jobs
          WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
            AND (group_key IS NULL OR group_key NOT IN (SELECT value FROM json_each(?)))
+           AND (? IS NULL OR group_key IN (SELECT value FROM json_each(?)))
          ORDER BY run_at, id LIMIT ?`,
-      ).all(now, now, JSON.stringify(fullGroups), limit * 4) as unknown as JobRow[];
+      ).iterate(now, now, JSON.stringify(fullGroups), only, only, limit * 4) as IterableIterator<{ id: number; group_key: string | null }>;
       const taken = new Map<string | null, number>();
-      const claimed: Job[] = [];
+      const ids: number[] = [];
       for (const row of candidates) {
-        if (claimed.length >= limit) break;
         const n = taken.get(row.group_key) ?? 0;
         if (!groupRoom(row.group_key, n)) continue;
         taken.set(row.group_key, n + 1);
-        prepare(this.db, "UPDATE jobs SET lease_until = ?, attempts = attempts + 1 WHERE id = ?").run(now + leaseMs, row.id);
-        claimed.push(toJob({ ...row, attempts: row.attempts + 1 }));
+        ids.push(row.id);
+        if (ids.length >= limit) break;
       }
-      return claimed;
+      const lease = prepare(this.db, "UPDATE jobs SET lease_until = ?, attempts = attempts + 1 WHERE id = ? RETURNING id, kind, payload, run_at, attempts, group_key");
+      return ids.map((id) => toJob(lease.get(now + leaseMs, id) as unknown as JobRow));
     });
   }
 
@@ -115,11 +120,22 @@ export class JobQueue {
    * delivery's cost (server/README.md, webhook benchmark).
    */
   bookkeeping<T>(fn: () => T): T {
-    this.db.exec("PRAGMA synchronous = NORMAL");
+    // Prepared once (statements.ts), not parsed again on every call as exec does: these few
+    // statements run around every claim and every batch of outcomes.
+    const run = (sql: string) => prepare(this.db, sql).run();
+    run("PRAGMA synchronous = NORMAL");
     try {
-      return transaction(this.db, fn);
+      run("BEGIN IMMEDIATE");
+      try {
+        const result = fn();
+        run("COMMIT");
+        return result;
+      } catch (error) {
+        run("ROLLBACK");
+        throw error;
+      }
     } finally {
-      this.db.exec(`PRAGMA synchronous = ${this.synchronous}`);
+      run(`PRAGMA synchronous = ${this.synchronous}`);
     }
   }
 
@@ -133,15 +149,16 @@ export class JobQueue {
     const failed: number[] = [];
     this.bookkeeping(() => {
       for (const { job, outcome } of batch) {
-        this.db.exec("SAVEPOINT job_outcome");
+        const run = (sql: string) => prepare(this.db, sql).run();
+        run("SAVEPOINT job_outcome");
         try {
           if (outcome.write) writeOnSqlite(outcome.write, this.db);
           if ("done" in outcome) this.complete(job.id);
           else this.reschedule(job.id, outcome.retryAt, outcome.error);
-          this.db.exec("RELEASE job_outcome");
+          run("RELEASE job_outcome");
         } catch {
-          this.db.exec("ROLLBACK TO job_outcome");
-          this.db.exec("RELEASE job_outcome");
+          run("ROLLBACK TO job_outcome");
+          run("RELEASE job_outcome");
           failed.push(job.id);
         }
       }
@@ -157,6 +174,11 @@ export class JobQueue {
   /** Releases a job to run again at `runAt`. Call inside the transaction that records the attempt. */
   reschedule(id: number, runAt: number, error?: string): void {
     prepare(this.db, "UPDATE jobs SET run_at = ?, lease_until = NULL, last_error = ? WHERE id = ?").run(runAt, error ?? null, id);
+  }
+
+  /** Gives back the leases of claimed jobs the worker never started; their attempt is not counted. */
+  release(ids: number[]): void {
+    this.bookkeeping(() => prepare(this.db, "UPDATE jobs SET lease_until = NULL, attempts = attempts - 1 WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids)));
   }
 
   /**

@@ -63,10 +63,10 @@ export class PgJobQueue {
   }
 
   /**
-   * Claims up to `limit` due jobs, skipping full groups, and leases them to this instance until
-   * now + leaseMs. Rows another instance is claiming right now are skipped, not waited for.
+   * Claims up to `limit` due jobs, skipping full groups (and, given `onlyGroups`, every other
+   * group), and leases them to this instance until now + leaseMs. Rows another instance is claiming right now are skipped, not waited for.
    */
-  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[] = []): Promise<Job[]> {
+  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[] = [], onlyGroups?: string[]): Promise<Job[]> {
     const now = this.clock.now();
     return this.bookkeeping(async (c) => {
       const candidates = await rows<JobRow>(c,
@@ -75,9 +75,10 @@ export class PgJobQueue {
            AND (lease_until IS NULL OR lease_until <= $1
                 OR leased_by NOT IN (SELECT application_name FROM pg_stat_activity WHERE application_name IS NOT NULL))
            AND (group_key IS NULL OR NOT (group_key = ANY($2)))
+           AND ($4::text[] IS NULL OR group_key = ANY($4))
          ORDER BY run_at, id LIMIT $3
          FOR UPDATE SKIP LOCKED`,
-        [now, fullGroups, limit * 4],
+        [now, fullGroups, limit * 4, onlyGroups ?? null],
       );
       const taken = new Map<string | null, number>();
       const claimed: Job[] = [];
@@ -131,6 +132,11 @@ export class PgJobQueue {
       await c.query("SET LOCAL synchronous_commit = off");
       return fn(c);
     });
+  }
+
+  /** Gives back the leases of claimed jobs the worker never started; their attempt is not counted. */
+  async release(ids: number[]): Promise<void> {
+    await this.bookkeeping((c) => c.query("UPDATE jobs SET lease_until = NULL, leased_by = NULL, attempts = attempts - 1 WHERE id = ANY($1) AND leased_by = $2", [ids, this.db.instanceName]));
   }
 
   /** Epoch ms of the earliest job not leased, or undefined when none waits. */

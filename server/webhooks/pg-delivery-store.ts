@@ -52,7 +52,7 @@ export class PgDeliveryStore implements DeliveryStore {
   async recordDelivered(tx: Tx, deliveryId: number, webhookId: string, result: AttemptResult): Promise<void> {
     const c = client(tx);
     await c.query("UPDATE webhook_deliveries SET status = 'delivered', http_code = $1, attempts = attempts + 1, next_attempt_at = NULL, last_error = NULL WHERE id = $2", [result.httpCode, deliveryId]);
-    await c.query("UPDATE webhooks SET failing_since = NULL WHERE id = $1", [webhookId]);
+    await c.query("UPDATE webhooks SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL", [webhookId]);
   }
 
   /**

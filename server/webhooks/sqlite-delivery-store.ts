@@ -34,7 +34,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
   recordDelivered(_tx: Tx, deliveryId: number, webhookId: string, result: AttemptResult): void {
     prepare(this.db, "UPDATE webhook_deliveries SET status = 'delivered', http_code = ?, attempts = attempts + 1, next_attempt_at = NULL, last_error = NULL WHERE id = ?")
       .run(result.httpCode, deliveryId);
-    prepare(this.db, "UPDATE webhooks SET failing_since = NULL WHERE id = ?").run(webhookId);
+    // Only a subscription in a failing streak is written: an UPDATE that matches no row dirties no page.
+    prepare(this.db, "UPDATE webhooks SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL").run(webhookId);
   }
 
   recordFailed(_tx: Tx, deliveryId: number, webhookId: string, result: AttemptResult, retryAt: number | null): boolean {
