@@ -1,6 +1,7 @@
 // MIME by nodemailer's composer (never by hand) and the DKIM signature with the sender domain's
 // key. Composition runs on every relay attempt from the stored row; Message-ID and Date are
 // fixed at accept time, so every attempt carries the same identity.
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import DKIM from "nodemailer/lib/dkim";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { StoredMessage } from "./message-repository.ts";
@@ -38,11 +39,30 @@ export interface DkimKey {
 }
 
 export function dkimSign(raw: Buffer, key: DkimKey): Promise<Buffer> {
-  const output = new DKIM({ ...key, headerFieldNames: SIGNED_HEADERS }).sign(raw);
+  const output = new DKIM({ ...key, privateKey: importedKey(key.privateKey) as never, headerFieldNames: SIGNED_HEADERS }).sign(raw);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     output.on("data", (c: Buffer) => chunks.push(c));
     output.on("end", () => resolve(Buffer.concat(chunks)));
     output.on("error", reject);
   });
+}
+
+// Private keys imported once per key, not once per message: nodemailer hands the PEM to
+// crypto's sign, which parses it again every time, and that parse was the largest single cost of
+// relaying a message. The cache is keyed by the PEM itself, so a domain whose key changed (removed
+// and added again, a rotation) is signed with its new key at once, never a stale one; bounded,
+// the oldest imported key goes first.
+const KEY_CACHE_SIZE = 1000;
+const importedKeys = new Map<string, KeyObject>();
+
+/** The imported private key of a PEM, from the cache or parsed now (exported for its test). */
+export function importedKey(pem: string): KeyObject {
+  let key = importedKeys.get(pem);
+  if (!key) {
+    key = createPrivateKey(pem);
+    if (importedKeys.size >= KEY_CACHE_SIZE) importedKeys.delete(importedKeys.keys().next().value!);
+    importedKeys.set(pem, key);
+  }
+  return key;
 }
