@@ -113,13 +113,12 @@ async function runBenchmarks(values: Record<string, string | boolean | undefined
     if (!peers.ok) process.exitCode = 1;
   }
   if (!values["skip-webhooks"]) {
-    const { benchmarkWebhooks } = await import("../webhooks/bench.ts");
-    const w = await benchmarkWebhooks();
-    console.log(`Webhook benchmark: bare undici POST loop ${Math.round(w.bare)}/s, delivery engine ${Math.round(w.engine)} deliveries/s (signed, SSRF-checked, logged), ratio ${w.ratio.toFixed(2)} (goal at least 0.5)`);
+    const { benchmarkWebhooks, printWebhookBench } = await import("../webhooks/bench.ts");
+    printWebhookBench(await benchmarkWebhooks({ rounds: Math.max(rounds, 5) }), 2000);
   }
   if (!values["skip-mail"]) {
     // Imported here, not at the top: its module starts a server when loaded in a worker thread.
-    const { benchmarkAccept, benchmarkRelay } = await import("./mail-bench.ts");
+    const { benchmarkAccept, benchmarkRelay, printRelayBench } = await import("./mail-bench.ts");
     const accept = await benchmarkAccept(duration, rounds, 50, postgres && (await postgres.newDatabase()));
     console.log(`Mail accept path: autocannon, 50 connections, ${rounds} x ${duration} s per target, median of rounds`);
     console.log(`  bare fastify route inserting the row: ${Math.round(accept.bare)} req/s (p99 ${accept.bareP99} ms)`);
@@ -130,10 +129,7 @@ async function runBenchmarks(values: Record<string, string | boolean | undefined
       console.log(`  ratio ${(accept.postgres / accept.bare).toFixed(2)} to the same bare route${accept.postgresFailures ? `; ${accept.postgresFailures} non-2xx or errors` : ""}`);
       console.log(`  PostgreSQL / SQLite per round: ${perRound(accept.rounds.postgres, accept.rounds.platform)} (SQLite / bare per round: ${perRound(accept.rounds.platform, accept.rounds.bare)})`);
     }
-    const relay = await benchmarkRelay();
-    console.log(`Mail relay: ${relay.messages} DKIM-signed messages to a loopback sink, 4 connections`);
-    console.log(`  nodemailer pooled SMTP: ${Math.round(relay.nodemailer)} msg/s; platform relay (queue to sink): ${Math.round(relay.platform)} msg/s`);
-    console.log(`  ratio ${(relay.platform / relay.nodemailer).toFixed(2)} (goal at least 0.6); delivered ${relay.delivered} and ${relay.baselineDelivered} of ${relay.messages}`);
+    await printRelayBench(await benchmarkRelay({ rounds: Math.max(rounds, 5) }));
   }
   if (!values["skip-inbound"]) {
     // The platform, a private Postfix delivering to a Maildir and a bare smtp-server, all driven

@@ -1,19 +1,33 @@
-// Webhook delivery throughput (part of `npm run bench`): events already in the outbox, delivered
-// by the real worker (claim, load, open the secret, sign, SSRF-checked POST, record the attempt
-// and remove the job in one transaction) to a loopback receiver, against a bare undici POST loop
-// to the same receiver with the same concurrency (the worker's 4 per origin), in alternating rounds.
+// Webhook delivery throughput (part of `npm run bench`; alone: `node server/webhooks/bench.ts`,
+// options `--rounds 5 --count 2000 --profile FILE`): events already in the outbox, delivered by
+// the real worker (claim, load, open the secret, sign, SSRF-checked POST, record the attempt and
+// remove the job in one transaction) to a loopback receiver, against a bare undici POST loop to
+// the same receiver with the same concurrency (the worker's 4 per origin), in alternating rounds.
+// The goal (issue 32) is the median of the per-round ratios; CPU per delivery is this thread's
+// (both targets run on it, the receiver has a thread of its own), which holds under load where
+// deliveries per second do not. `--profile FILE` writes a V8 CPU profile of the engine's phases
+// only (no start-up, no bare rounds), for `node --cpu-prof`-style reading.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort } from "node:worker_threads";
 import { Agent, request } from "undici";
 import { transaction } from "../db/database.ts";
+import { measure, PhaseProfiler } from "../bench/phase-profile.ts";
+import { formatRatio, loadLine, median } from "../bench/stats.ts";
 
 export interface WebhookBench {
-  engine: number;
-  bare: number;
-  ratio: number;
+  /** Deliveries per second of each round. */
+  engine: number[];
+  bare: number[];
+  /** Microseconds of this thread's CPU per delivery, median of rounds. */
+  engineCpuUs: number;
+  bareCpuUs: number;
+  loadBefore: string;
+  loadAfter: string;
 }
 
+export const WEBHOOK_GOAL = 0.7;
 const PER_ORIGIN = 4;
 
 /** The receiver runs in its own thread so it does not share the measured event loop. */
@@ -28,7 +42,6 @@ function startReceiverThread(): Promise<{ url: string; stop(): Promise<void> }> 
 async function bareLoop(url: string, count: number, body: string): Promise<number> {
   const agent = new Agent({ keepAliveTimeout: 4_000 });
   let next = 0;
-  const started = performance.now();
   await Promise.all(Array.from({ length: PER_ORIGIN }, async () => {
     while (next++ < count) {
       const res = await request(url, { method: "POST", body, headers: { "content-type": "application/json" }, dispatcher: agent });
@@ -36,12 +49,13 @@ async function bareLoop(url: string, count: number, body: string): Promise<numbe
       if (res.statusCode !== 200) throw new Error(`bare POST answered ${res.statusCode}`);
     }
   }));
-  const seconds = (performance.now() - started) / 1000;
   await agent.close();
-  return count / seconds;
+  return count;
 }
 
-export async function benchmarkWebhooks(count = 2000, rounds = 5): Promise<WebhookBench> {
+export async function benchmarkWebhooks(options: { count?: number; rounds?: number; profile?: string } = {}): Promise<WebhookBench> {
+  const count = options.count ?? 2000;
+  const rounds = options.rounds ?? 5;
   const { startTestPlatform } = await import("../test/harness.ts");
   const { closeOutboundConnections } = await import("../adapters/outbound-http.ts");
   const receiver = await startReceiverThread();
@@ -50,30 +64,43 @@ export async function benchmarkWebhooks(count = 2000, rounds = 5): Promise<Webho
   await t.api("POST", "/v1/webhooks", { url: receiver.url, events: ["mail.delivered"] });
   const data = { messageId: "msg_01hx7k2m9q", to: "bob@example.org", relay: "mx.example.org", relayMessageId: "250 2.0.0 Ok: queued as 4Xk2" };
   const sample = JSON.stringify({ id: "evt_0123456789abcdef", type: "mail.delivered", createdAt: new Date().toISOString(), data });
+  const emit = (n: number) => transaction(p.db, () => { for (let i = 0; i < n; i++) p.services.backend.emit(p.services.backend.direct, t.projectId, "mail.delivered", data); });
   const engine: number[] = [];
   const bare: number[] = [];
+  const engineCpu: number[] = [];
+  const bareCpu: number[] = [];
+  const profiler = new PhaseProfiler(options.profile);
+  const loadBefore = loadLine();
   try {
     await bareLoop(receiver.url, 200, sample); // warm-up of both paths
-    transaction(p.db, () => { for (let i = 0; i < 200; i++) p.services.backend.emit(p.services.backend.direct, t.projectId, "mail.delivered", data); });
+    emit(200);
     await p.worker.drain();
     for (let round = 0; round < rounds; round++) {
-      bare.push(await bareLoop(receiver.url, count, sample));
-      transaction(p.db, () => { for (let i = 0; i < count; i++) p.services.backend.emit(p.services.backend.direct, t.projectId, "mail.delivered", data); });
-      const started = performance.now();
-      const ran = await p.worker.drain();
-      engine.push(ran / ((performance.now() - started) / 1000));
+      const b = await measure(() => bareLoop(receiver.url, count, sample));
+      bare.push(b.rate);
+      bareCpu.push(b.cpuUs);
+      emit(count); // outside the measured phase: the events are already in the outbox
+      const e = await profiler.phase(() => measure(() => p.worker.drain()));
+      engine.push(e.rate);
+      engineCpu.push(e.cpuUs);
       const left = (p.db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status != 'delivered'").get() as { n: number }).n;
       if (left) throw new Error(`${left} deliveries not delivered`);
     }
   } finally {
+    profiler.write();
     await p.stop();
     await closeOutboundConnections();
     await receiver.stop();
   }
-  // The ratio of each round pairs measurements taken seconds apart, so it holds while the
-  // machine's load drifts; the median of rounds drops the odd disturbed one.
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-  return { engine: median(engine), bare: median(bare), ratio: median(engine.map((e, i) => e / bare[i])) };
+  return { engine, bare, engineCpuUs: median(engineCpu), bareCpuUs: median(bareCpu), loadBefore, loadAfter: loadLine() };
+}
+
+/** The lines `npm run bench` and `node server/webhooks/bench.ts` print. */
+export function printWebhookBench(r: WebhookBench, count: number): void {
+  console.log(`Webhook deliveries: ${count} per round, ${r.engine.length} interleaved rounds, 4 per origin, loopback receiver in its own thread (${r.loadBefore})`);
+  console.log(`  bare undici POST loop:  ${Math.round(median(r.bare))}/s, ${Math.round(r.bareCpuUs)} us CPU per POST`);
+  console.log(`  delivery engine:        ${Math.round(median(r.engine))} deliveries/s (claimed, signed, SSRF-checked, recorded), ${Math.round(r.engineCpuUs)} us CPU per delivery`);
+  console.log(`  ratio ${formatRatio(r.engine, r.bare, WEBHOOK_GOAL)} (${r.loadAfter})`);
 }
 
 if (!isMainThread) {
@@ -83,6 +110,7 @@ if (!isMainThread) {
   });
   server.listen(0, "127.0.0.1", () => parentPort!.postMessage(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`));
 } else if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await benchmarkWebhooks();
-  console.log(`Webhook benchmark: bare undici POST loop ${Math.round(r.bare)}/s, delivery engine ${Math.round(r.engine)} deliveries/s, ratio ${r.ratio.toFixed(2)} (goal at least 0.5)`);
+  const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" }, count: { type: "string", default: "2000" }, profile: { type: "string" } } });
+  const count = Number(values.count);
+  printWebhookBench(await benchmarkWebhooks({ count, rounds: Number(values.rounds), profile: values.profile }), count);
 }
