@@ -134,3 +134,44 @@ describe("safePost resolving through our own DNS server", () => {
     expect(res).toMatchObject({ status: 0, error: expect.stringMatching(/has no address/) });
   });
 });
+
+describe("safePost keeping connections alive (one pool per resolver and policy)", () => {
+  it("reuses a connection only to the address it checked: after the name moves to a private address, the next new connection is refused", async () => {
+    // A receiver that keeps connections open unless asked to close one.
+    const keeping = await startReceiver((req): Answer => (req.path === "/close" ? { status: 204, headers: { connection: "close" } } : 204));
+    try {
+      const id = await record("keep", "A", "127.0.0.1");
+      const lookups: string[][] = [];
+      const counting: HostResolver = async (host) => {
+        const answer = await dns(host);
+        lookups.push(answer);
+        return answer;
+      };
+      const post = (path: string) => safePost(`http://keep.${zone.domain}:${keeping.port}${path}`, { body: "{}", development: true, resolve: counting });
+      for (let i = 0; i < 5; i++) expect(await post(`/before${i}`)).toEqual({ status: 204 });
+      // Each new connection resolves and checks once; reused ones do not: fewer lookups than requests.
+      const opened = lookups.length;
+      expect(opened).toBeLessThan(5);
+      expect(lookups.every((answer) => answer.length === 1 && answer[0] === "127.0.0.1")).toBe(true);
+      // The name moves to a private address while checked connections are still open.
+      expect((await zone.api("DELETE", `/v1/dns/${zone.domain}/records/${id}`)).status).toBe(200);
+      await record("keep", "A", "10.0.0.1");
+      await new Promise((r) => setImmediate(r)); // the last answer's connection back in the pool
+      // An open connection still leads to the address that was checked (each of these closes one);
+      // once none is left, the next connection resolves again and is refused before connecting.
+      let kept = 0;
+      let refused: Awaited<ReturnType<typeof post>> | undefined;
+      for (let i = 0; i <= opened && !refused; i++) {
+        const r = await post("/close");
+        if (r.status === 204) kept++;
+        else refused = r;
+      }
+      expect(kept).toBeLessThanOrEqual(opened);
+      expect(refused).toMatchObject({ status: 0, error: expect.stringMatching(/resolves to 10\.0\.0\.1 is a private address/) });
+      expect(lookups.slice(opened)).toEqual([["10.0.0.1"]]);
+      expect(keeping.received.filter((r) => r.path === "/close")).toHaveLength(kept);
+    } finally {
+      await keeping.close();
+    }
+  });
+});

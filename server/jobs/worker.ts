@@ -88,7 +88,12 @@ export function createWorker(options: WorkerOptions): Worker {
   // groups' jobs from being claimed into free slots.
   const perGroupClaimed = Math.max(perGroup, Math.min(perGroup * HOLD_FACTOR, concurrency));
   const claimedCap = concurrency * 3;
+  // Every job from its start until its outcome is committed (what drain and stop wait for)...
   const running = new Map<number, Promise<void>>();
+  // ...and those whose handler still runs: the slots. A slot frees when the handler answers, so the
+  // next job of its group starts while the outcome waits for its batch's commit.
+  let active = 0;
+  let launchedTotal = 0;
   const perGroupRunning = new Map<string | null, number>();
   const held: Job[] = [];
   const perGroupHeld = new Map<string | null, number>();
@@ -111,7 +116,7 @@ export function createWorker(options: WorkerOptions): Worker {
   /** Starts held jobs, oldest first, while their group and the worker have room; answers how many. */
   function launchHeld(): number {
     let launched = 0;
-    for (let i = 0; i < held.length && running.size < concurrency; ) {
+    for (let i = 0; i < held.length && active < concurrency; ) {
       const job = held[i];
       if (job.group !== null && count(perGroupRunning, job.group) >= perGroup) {
         i++;
@@ -132,14 +137,14 @@ export function createWorker(options: WorkerOptions): Worker {
   async function claimMore(force: boolean): Promise<number> {
     while (claiming) await claiming.catch(() => {});
     let launched = launchHeld();
-    let room = claimedCap - running.size - held.length;
+    let room = claimedCap - active - held.length;
     if (room <= 0) return launched;
     const inHand = (g: string | null) => count(perGroupRunning, g) + count(perGroupHeld, g);
     // Without a reason to look at every group, only the busy groups whose held jobs run low are
     // refilled, and the query reads their jobs only: no pass over rows that could not be taken.
     // Cut short by the overall cap last time: claim again once half the slots' worth is free, or
     // when slots are free and nothing held may take them.
-    if (!force && saturated && room < concurrency / 2 && !(running.size < concurrency && launched === 0)) return launched;
+    if (!force && saturated && room < concurrency / 2 && !(active < concurrency && launched === 0)) return launched;
     const refill = force || saturated ? undefined : ([...leftBehind].filter((g) => g !== null && count(perGroupHeld, g) < perGroup) as string[]);
     if (refill?.length === 0) return launched;
     if (refill) room = Math.min(room, refill.reduce((sum, g) => sum + perGroupClaimed - inHand(g), 0));
@@ -175,11 +180,9 @@ export function createWorker(options: WorkerOptions): Worker {
 
   function launch(job: Job): void {
     bump(perGroupRunning, job.group, 1);
-    const p = runOne(job).finally(() => {
-      running.delete(job.id);
-      bump(perGroupRunning, job.group, -1);
-      if (started) tickSoon(wantsClaim(job.group));
-    });
+    active++;
+    launchedTotal++;
+    const p = runOne(job).finally(() => running.delete(job.id));
     running.set(job.id, p);
   }
 
@@ -196,7 +199,13 @@ export function createWorker(options: WorkerOptions): Worker {
         outcome = { retryAt: clock.now() + backoffOnThrow(job.attempts), error: (error as Error).message };
       }
     }
-    await record(job, outcome);
+    const recorded = record(job, outcome);
+    // The handler's part is over: its slot goes to the next held job now, not after the commit.
+    active--;
+    bump(perGroupRunning, job.group, -1);
+    launchHeld();
+    if (started && wantsClaim(job.group)) tickSoon(false);
+    await recorded;
   }
 
   // Outcomes that finish in the same turn of the event loop are committed together, each in a
@@ -302,16 +311,15 @@ export function createWorker(options: WorkerOptions): Worker {
       await Promise.allSettled([...running.values()]);
     },
     async drain() {
-      let ran = await claimMore(true);
+      const before = launchedTotal;
+      await claimMore(true);
       for (;;) {
         if (running.size === 0) {
           // Nothing runs: look at the table once more (a job's write may have enqueued another).
-          const more = await claimMore(true);
-          if (more === 0) return ran;
-          ran += more;
+          if ((await claimMore(true)) === 0) return launchedTotal - before;
         }
         await Promise.race(running.values());
-        ran += await claimMore(false);
+        await claimMore(false);
       }
     },
     inFlight: () => running.size,
