@@ -24,11 +24,16 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async load(deliveryId: number): Promise<PendingAttempt | undefined> {
-    const delivery = prepare(this.db, "SELECT * FROM webhook_deliveries WHERE id = ?").get(deliveryId) as (DeliveryRow & { schedule_step: number }) | undefined;
-    if (!delivery) return undefined;
-    const hook = prepare(this.db, "SELECT * FROM webhooks WHERE id = ?").get(delivery.webhook_id) as HookRow | undefined;
-    if (!hook) return undefined;
-    return { delivery: toDelivery(delivery), scheduleStep: delivery.schedule_step, hook: toHook(hook) };
+    // One statement for the delivery and its subscription (an inner join: no subscription, no
+    // attempt), read fresh on every attempt so a deleted, deactivated or changed one is seen.
+    const r = prepare(this.db,
+      `SELECT d.id, d.webhook_id, d.event, d.status, d.http_code, d.attempts, d.payload, d.created_at, d.next_attempt_at, d.schedule_step,
+              w.project_id AS w_project_id, w.url AS w_url, w.events AS w_events, w.secret_enc AS w_secret_enc, w.active AS w_active, w.created_at AS w_created_at
+       FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = ?`,
+    ).get(deliveryId) as (DeliveryRow & { schedule_step: number } & Record<`w_${"project_id" | "url" | "events" | "secret_enc" | "created_at"}`, string> & { w_active: number }) | undefined;
+    if (!r) return undefined;
+    const hook = { id: r.webhook_id, project_id: r.w_project_id, url: r.w_url, events: r.w_events, secret_enc: r.w_secret_enc, active: r.w_active, created_at: r.w_created_at } as HookRow;
+    return { delivery: toDelivery(r), scheduleStep: r.schedule_step, hook: toHook(hook) };
   }
 
   recordDelivered(_tx: Tx, deliveryId: number, webhookId: string, result: AttemptResult): void {
