@@ -167,6 +167,31 @@ describe("job queue", () => {
     await w.stop();
   });
 
+  it("a job enqueued while a refill claim of a busy group runs is claimed after it: no wake-up is lost", async () => {
+    const realClaim = queue.claim.bind(queue);
+    let enqueued = false;
+    // Refill claims (the ones that read some groups only) take a while; the first one sees a job of
+    // another group enqueued while it runs, whose wake-up arrives during the claim.
+    queue.claim = (async (...args: Parameters<JobQueue["claim"]>) => {
+      if (args[4] && !enqueued) {
+        enqueued = true;
+        queue.enqueue("x", { g: "other" }, { group: "other" });
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      return realClaim(...args);
+    }) as never;
+    let otherRan: () => void = () => {};
+    const other = new Promise<void>((r) => (otherRan = r));
+    // No timer rescues a lost wake-up within the test.
+    const w = worker({ x: async (job) => (((job.payload as { g: string }).g === "other" && otherRan()), { done: true }) }, { pollMs: 600_000 });
+    transaction(db, () => { for (let n = 0; n < 100; n++) queue.enqueue("x", { g: "busy" }, { group: "busy" }); });
+    w.start();
+    await other; // never resolving here would time the test out
+    expect(enqueued).toBe(true);
+    while (queue.count() > 0) await new Promise((r) => setTimeout(r, 10));
+    await w.stop();
+  });
+
   it("jobs claimed but not started when the worker stops are given back, their attempt not counted", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));

@@ -106,7 +106,7 @@ export function createWorker(options: WorkerOptions): Worker {
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
 
-  // One claim at a time; a tick asked for meanwhile runs once the claim is done.
+  // One claim at a time; a forced tick asked for meanwhile runs once the claim is done.
   let claiming: Promise<Job[]> | undefined;
   let again = false;
 
@@ -175,6 +175,12 @@ export function createWorker(options: WorkerOptions): Worker {
       return launched;
     } finally {
       claiming = undefined;
+      // A forced tick (an enqueue, the timer) that came during this claim stepped back for it:
+      // run it now, or its wake-up is lost (a refill claim reads one group's jobs only).
+      if (again) {
+        again = false;
+        if (started) tickSoon(true);
+      }
     }
   }
 
@@ -275,10 +281,6 @@ export function createWorker(options: WorkerOptions): Worker {
       // The database is away; look again after pollMs.
     }
     if (!started) return;
-    if (again) {
-      again = false;
-      wait = 0;
-    }
     clearTimeout(timer);
     timer = setTimeout(() => void tick(), wait);
     timer.unref();
