@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { MessageTokens } from "./message-token.ts";
 
@@ -23,6 +23,14 @@ describe("MessageTokens", () => {
     ["foreign characters", (t: string) => tokens.verify("click", t.replace("msg_", "msg-"), 2)],
   ])("refuses %s", (_name, check) => {
     expect(check(tokens.sign("click", ["msg_0123456789ab", "7"]))).toBeUndefined();
+  });
+
+  it("makes the MAC of the format with the raw key (tokens already in sent mail keep verifying)", () => {
+    const mac = createHmac("sha256", key).update("unsubscribe\0msg_0123456789ab\0all").digest().subarray(0, 10);
+    let bits = "";
+    for (const b of mac) bits += b.toString(2).padStart(8, "0");
+    const byHand = bits.match(/.{1,5}/g)!.map((c) => "0123456789abcdefghjkmnpqrstvwxyz"[parseInt(c.padEnd(5, "0"), 2)]).join("");
+    expect(tokens.sign("unsubscribe", ["msg_0123456789ab", "all"])).toBe(`msg_0123456789ab.all.${byHand}`);
   });
 
   it("refuses to sign a field that could break the token's shape", () => {

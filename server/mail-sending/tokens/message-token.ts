@@ -7,7 +7,7 @@
 // Form: `<field>.<field>...<mac>`, the MAC being HMAC-SHA256 truncated to 80 bits, in the
 // lowercase base32 alphabet of resource ids, read back case-insensitively; 80 bits because a
 // forger gets one guess per HTTP request, where 2^80 is out of reach, and the URLs stay short.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 
 export type TokenPurpose = "open" | "click" | "unsubscribe" | "bounce";
 
@@ -36,11 +36,12 @@ function base32(bytes: Buffer): string {
 export const MESSAGE_TOKEN_KEY_INFO = "platform mail message tokens v1";
 
 export class MessageTokens {
-  private readonly key: Buffer;
+  /** Imported once: a Buffer key is imported again by every HMAC made with it (each relayed message signs its VERP sender). */
+  private readonly key: KeyObject;
 
   /** `key`: a key of this use alone, `services.secrets.deriveKey(MESSAGE_TOKEN_KEY_INFO)`. */
   constructor(key: Buffer) {
-    this.key = key;
+    this.key = createSecretKey(key);
   }
 
   /**
