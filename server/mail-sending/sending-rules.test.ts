@@ -99,69 +99,69 @@ function message(to: string, over: Partial<NewMessage> = {}): NewMessage {
   };
 }
 
-describe("accepting a send", () => {
+describe("accepting a send", async () => {
   const repo = () => new SqliteSentMessageRepository(db, new JobQueue(db, clock), clock);
   const respond = (outcomes: AcceptOutcome[]) => ({ ids: outcomes.map((o) => o.id), statuses: outcomes.map((o) => o.status) });
   const send = (projectId: string, to: string, idempotency?: { key: string; bodyHash: string }, over: Partial<NewMessage> = {}) =>
     repo().accept({ projectId, messages: [message(to, over)], relayName: "relay.rules.test", idempotency, respond });
   const stored = () => (db.prepare("SELECT COUNT(*) AS n FROM sent_messages").get() as { n: number }).n;
 
-  it("sends nothing to a suppressed recipient and records it as suppressed, without a relay", () => {
+  it("sends nothing to a suppressed recipient and records it as suppressed, without a relay", async () => {
     block(p1, "gone@rules.test", "hard", "");
-    const r = send(p1, "gone@rules.test");
+    const r = await send(p1, "gone@rules.test");
     expect(r).toMatchObject({ kind: "accepted", response: { statuses: ["suppressed"] } });
     const id = (r as { response: { ids: string[] } }).response.ids[0];
     expect(db.prepare("SELECT status, relay, sent_at FROM sent_messages WHERE id = ?").get(id)).toEqual({ status: "suppressed", relay: null, sent_at: null });
-    expect(send(p1, "fine@rules.test")).toMatchObject({ response: { statuses: ["sent"] } });
+    expect(await send(p1, "fine@rules.test")).toMatchObject({ response: { statuses: ["sent"] } });
   });
 
-  it("drops a suppressed cc from the relay job but still sends to the others", () => {
+  it("drops a suppressed cc from the relay job but still sends to the others", async () => {
     block(p1, "cc-gone@rules.test", "hard", "");
-    const r = send(p1, "main@rules.test", undefined, { cc: ["cc-gone@rules.test", "cc-ok@rules.test"] });
+    const r = await send(p1, "main@rules.test", undefined, { cc: ["cc-gone@rules.test", "cc-ok@rules.test"] });
     expect(r).toMatchObject({ response: { statuses: ["sent"] } });
     const jobs = db.prepare("SELECT payload FROM jobs ORDER BY id DESC LIMIT 1").get() as { payload: string };
     expect(jobs.payload).toContain("cc-ok@rules.test");
     expect(jobs.payload).not.toContain("cc-gone@rules.test");
   });
 
-  it("within 24 hours the same key and body answer the first response and store nothing new", () => {
+  it("within 24 hours the same key and body answer the first response and store nothing new", async () => {
     const key = { key: "k-replay", bodyHash: "h1" };
-    const first = send(p1, "idem@rules.test", key);
+    const first = await send(p1, "idem@rules.test", key);
     expect(first.kind).toBe("accepted");
     const before = stored();
     clock.advance(DAY - 1);
-    const again = send(p1, "idem@rules.test", key);
+    const again = await send(p1, "idem@rules.test", key);
     expect(again).toEqual({ kind: "replay", response: (first as { response: unknown }).response });
     expect(stored()).toBe(before);
   });
 
-  it("within 24 hours the same key with another body is a conflict that stores nothing", () => {
-    send(p1, "idem2@rules.test", { key: "k-conflict", bodyHash: "h1" });
+  it("within 24 hours the same key with another body is a conflict that stores nothing", async () => {
+    await send(p1, "idem2@rules.test", { key: "k-conflict", bodyHash: "h1" });
     const before = stored();
-    expect(send(p1, "idem2@rules.test", { key: "k-conflict", bodyHash: "h2" })).toEqual({ kind: "conflict" });
+    expect(await send(p1, "idem2@rules.test", { key: "k-conflict", bodyHash: "h2" })).toEqual({ kind: "conflict" });
     expect(stored()).toBe(before);
   });
 
-  it("exactly 24 hours later the key is free again: a new send, and its response is the one replayed next", () => {
-    const first = send(p1, "idem3@rules.test", { key: "k-expire", bodyHash: "h1" }) as { response: { ids: string[] } };
+  it("exactly 24 hours later the key is free again: a new send, and its response is the one replayed next", async () => {
+    const first = await send(p1, "idem3@rules.test", { key: "k-expire", bodyHash: "h1" }) as { response: { ids: string[] } };
     clock.advance(DAY);
-    const second = send(p1, "idem3@rules.test", { key: "k-expire", bodyHash: "h2" }) as { kind: string; response: { ids: string[] } };
+    const second = await send(p1, "idem3@rules.test", { key: "k-expire", bodyHash: "h2" }) as { kind: string; response: { ids: string[] } };
     expect(second.kind).toBe("accepted");
     expect(second.response.ids).not.toEqual(first.response.ids);
-    expect(send(p1, "idem3@rules.test", { key: "k-expire", bodyHash: "h2" })).toEqual({ kind: "replay", response: second.response });
-    expect(send(p1, "idem3@rules.test", { key: "k-expire", bodyHash: "h1" })).toEqual({ kind: "conflict" });
+    expect(await send(p1, "idem3@rules.test", { key: "k-expire", bodyHash: "h2" })).toEqual({ kind: "replay", response: second.response });
+    expect(await send(p1, "idem3@rules.test", { key: "k-expire", bodyHash: "h1" })).toEqual({ kind: "conflict" });
   });
 
-  it("keys belong to one project: another project's same key and body is a send of its own", () => {
-    const a = send(p1, "idem4@rules.test", { key: "k-shared", bodyHash: "h1" }) as { response: { ids: string[] } };
-    const b = send(p2, "idem4@rules.test", { key: "k-shared", bodyHash: "h1" }) as { kind: string; response: { ids: string[] } };
+  it("keys belong to one project: another project's same key and body is a send of its own", async () => {
+    const a = await send(p1, "idem4@rules.test", { key: "k-shared", bodyHash: "h1" }) as { response: { ids: string[] } };
+    const b = await send(p2, "idem4@rules.test", { key: "k-shared", bodyHash: "h1" }) as { kind: string; response: { ids: string[] } };
     expect(b.kind).toBe("accepted");
     expect(b.response.ids).not.toEqual(a.response.ids);
   });
 
-  it("without a key every call is a new send", () => {
-    const a = send(p1, "nokey@rules.test") as { response: { ids: string[] } };
-    const b = send(p1, "nokey@rules.test") as { kind: string; response: { ids: string[] } };
+  it("without a key every call is a new send", async () => {
+    const a = await send(p1, "nokey@rules.test") as { response: { ids: string[] } };
+    const b = await send(p1, "nokey@rules.test") as { kind: string; response: { ids: string[] } };
     expect(b.kind).toBe("accepted");
     expect(b.response.ids).not.toEqual(a.response.ids);
   });

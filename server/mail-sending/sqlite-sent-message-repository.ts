@@ -2,6 +2,7 @@
 // jobs in one transaction), scheduled dispatch and cancel as conditional updates on the status
 // (of a cancel and a dispatch at the same instant exactly one changes the row), and the reads.
 import type { DatabaseSync } from "node:sqlite";
+import { inGroupCommit } from "../db/group-commit.ts";
 import { prepare } from "../db/statements.ts";
 import { writeOnSqlite, type Tx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
@@ -58,8 +59,8 @@ export class SqliteSentMessageRepository implements SentMessageRepository {
     this.clock = clock;
   }
 
-  accept(request: AcceptRequest): AcceptResult {
-    return atomically(this.db, () => {
+  accept(request: AcceptRequest): AcceptResult | Promise<AcceptResult> {
+    const work = (): AcceptResult => {
       const now = this.clock.now();
       const idem = request.idempotency;
       const prior = idem && priorSend(this.db, request.projectId, idem, now);
@@ -70,7 +71,10 @@ export class SqliteSentMessageRepository implements SentMessageRepository {
       const response = request.respond(outcomes);
       if (idem) remember(this.db, request.projectId, idem, response, now);
       return { kind: "accepted", response };
-    });
+    };
+    // Inside a caller's transaction (a job handler's write), a savepoint of it; on its own, with
+    // the sends of the same moment in one fsync'd commit, answered after it (server/db/group-commit.ts).
+    return this.db.isTransaction ? atomically(this.db, work) : inGroupCommit(this.db, work);
   }
 
   private insert(projectId: string, m: NewMessage, relayName: string, now: number): AcceptOutcome {
