@@ -169,7 +169,7 @@ describe("authorize: quotas", () => {
     const request = { headers: { authorization: `Bearer ${KEY}` } } as FastifyRequest;
     const reply = { header: () => reply } as unknown as FastifyReply;
     await authorize({ request, reply, scope: null });
-    const refused = await authorize({ request, reply, scope: null }).catch((e: ApiError) => e);
+    const refused = await (async () => authorize({ request, reply, scope: null }))().catch((e: ApiError) => e);
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).code).toBe("quota_exceeded");
     expect([...keys.usage.keys()][0]).toMatch(/^key_1 d:\d{4}-\d{2}-\d{2}$/);
@@ -193,5 +193,53 @@ describe("authorize: scope", () => {
       status: 403, code: "forbidden", message: "this key lacks the scope dns:write",
       headers: { "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="dns:write"` },
     });
+  });
+});
+
+describe("authorize: answered from memory", () => {
+  // The request path continues in the same turn when the key cache and the limiter answer at once;
+  // that fast path must give exactly the answers of the slow one, revocation included.
+  class Store extends MemoryKeys {
+    revoked = false;
+    async list() {
+      return [];
+    }
+    async create(): Promise<ApiKeyRecord> {
+      throw new Error("unused");
+    }
+    async revoke() {
+      this.revoked = true;
+      return true;
+    }
+    async findByHash(hash: string) {
+      const found = await super.findByHash(hash);
+      return found && this.revoked ? { ...found, revokedAt: "2026-03-10T12:00:00Z" } : found;
+    }
+  }
+  const record: ApiKeyRecord = {
+    id: "key_1", projectId: "prj_1", name: "k", hint: "", scopes: ["mail:send"], rateLimit: 2, dailyQuota: null, monthlyQuota: null, createdAt: "", revokedAt: null,
+  };
+
+  it("a cached key is authorized without a promise, and its refusals are thrown at once", async () => {
+    const { CachedKeyRepository } = await import("./cached-key-repository.ts");
+    const store = new Store(record);
+    const keys = new CachedKeyRepository(store as unknown as KeyRepository, () => false);
+    const authorize = createAuthorize({ keys, limiter: new FixedWindowRateLimiter() });
+    const headers: Record<string, unknown> = {};
+    const reply = { header: (k: string, v: unknown) => ((headers[k] = v), reply) } as unknown as FastifyReply;
+    const request = { headers: { authorization: `Bearer ${KEY}` } } as FastifyRequest;
+    // First request: read from the store (a promise); second: from the cache, at once.
+    expect(await authorize({ request, reply, scope: "mail:send" })).toEqual({ projectId: "prj_1", keyId: "key_1", scopes: ["mail:send"] });
+    const fast = authorize({ request, reply, scope: "mail:send" });
+    expect(fast).not.toBeInstanceOf(Promise);
+    expect(fast).toEqual({ projectId: "prj_1", keyId: "key_1", scopes: ["mail:send"] });
+    expect(headers["RateLimit-Remaining"]).toBe(0);
+    // The limit, the scope and a revocation are refused on the fast path as on the slow one.
+    expect(() => authorize({ request, reply, scope: "mail:send" })).toThrow(expect.objectContaining({ code: "rate_limited" }));
+    const other = createAuthorize({ keys, limiter: new FixedWindowRateLimiter() });
+    expect(() => other({ request, reply, scope: "dns:read" })).toThrow(expect.objectContaining({ code: "forbidden" }));
+    await keys.revoke("key_1");
+    const refused = await (async () => other({ request, reply, scope: "mail:send" }))().catch((e: ApiError) => e);
+    expect(refused).toMatchObject({ statusCode: 401, message: "this API key has been revoked" });
   });
 });

@@ -1,6 +1,7 @@
 // Key lookups on every request, answered from memory. The cache is dropped whenever the store
 // may have changed: on this process's own writes, and when `changed()` reports a write by
 // another process (the console revoking a key), so a revocation still takes effect at once.
+import { after } from "../db/sync-or-async.ts";
 import type { ApiKeyRecord, KeyRepository, NewApiKey, QuotaCounter } from "./key-repository.ts";
 
 export class CachedKeyRepository implements KeyRepository {
@@ -13,16 +14,19 @@ export class CachedKeyRepository implements KeyRepository {
     this.changed = changed;
   }
 
-  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+  /** A cached key without a promise: the request path's authorize then stays in one turn. */
+  findByHash(hash: string): ApiKeyRecord | undefined | Promise<ApiKeyRecord | undefined> {
     if (this.changed()) this.byHash.clear();
-    if (this.byHash.has(hash)) return this.byHash.get(hash);
-    const found = await this.inner.findByHash(hash);
-    // Unknown hashes are not cached: a flood of random keys must not grow memory.
-    if (found) {
-      if (this.byHash.size >= 10_000) this.byHash.clear();
-      this.byHash.set(hash, found);
-    }
-    return found;
+    const cached = this.byHash.get(hash);
+    if (cached) return cached;
+    return after(this.inner.findByHash(hash), (found) => {
+      // Unknown hashes are not cached: a flood of random keys must not grow memory.
+      if (found) {
+        if (this.byHash.size >= 10_000) this.byHash.clear();
+        this.byHash.set(hash, found);
+      }
+      return found;
+    });
   }
 
   async create(key: NewApiKey): Promise<ApiKeyRecord> {

@@ -34,7 +34,8 @@ export interface QuotaCounter {
 
 export interface KeyRepository {
   create(key: NewApiKey): Promise<ApiKeyRecord>;
-  findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** A cache may answer at once (no promise): the request path then continues in the same turn. */
+  findByHash(hash: string): ApiKeyRecord | undefined | Promise<ApiKeyRecord | undefined>;
   list(projectId?: string): Promise<ApiKeyRecord[]>;
   /** False when no such unrevoked key exists. */
   revoke(id: string): Promise<boolean>;
