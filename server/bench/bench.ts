@@ -1,70 +1,16 @@
 // `npm run bench`: GET /v1/mailboxes on the full platform (auth, rate limit, SQLite, validation,
 // serialization) against a bare fastify route answering the same JSON, in the same run, and the
 // same platform on PostgreSQL (a throwaway loopback cluster, fsync on) against the same baseline
-// (`--skip-postgres` leaves it out, also on the mail accept path); then the
+// (`--skip-postgres` leaves it out, also on the mail accept path; server/bench/http-bench.ts and
+// accept-bench.ts run either alone); then the
 // DNS server against a bare dns-packet responder and against NSD, PowerDNS and a bare dgram floor
 // (server/dns/bench.ts, peers-bench.ts); then webhook deliveries
 // against a bare undici POST loop (server/webhooks/bench.ts); then outgoing mail, inbound SMTP,
 // the mailbox list, and DLP scanning and its cost on the send path (server/dlp/bench.ts). Each
 // HTTP server runs in its own worker thread, so the autocannon client on the main thread does not
 // share its loop.
-import { randomBytes } from "node:crypto";
-import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import fastify from "fastify";
-
-type Target = "bare" | "platform" | "postgres";
-interface Ready {
-  url: string;
-  key?: string;
-}
-interface CannonResult {
-  requests: { average: number };
-  latency: { p99: number };
-  non2xx: number;
-  errors: number;
-}
-const autocannon = createRequire(import.meta.url)("autocannon") as (opts: object) => Promise<CannonResult>;
-
-async function serve(target: Target, databaseUrl = ""): Promise<Ready & { close(): Promise<void> }> {
-  const { startTestPlatform } = await import("../test/harness.ts");
-  const p = await startTestPlatform({ dns: { enabled: false, host: "127.0.0.1", port: 0 }, databaseUrl });
-  // A key whose limit the benchmark never reaches, on a project with ten mailboxes.
-  const t = await p.newTenant("bench", { rateLimit: 1_000_000_000 });
-  for (let i = 0; i < 10; i++) await t.api("POST", "/v1/mailboxes", { name: `user${i}`, domain: t.domain, password: "correct horse" });
-  const body = (await t.api("GET", "/v1/mailboxes")).body;
-  if (target !== "bare") return { url: `${p.url}/v1/mailboxes`, key: t.key, close: () => p.stop() };
-  await p.stop();
-  const app = fastify();
-  app.get("/v1/mailboxes", async () => body);
-  const url = await app.listen({ host: "127.0.0.1", port: 0 });
-  return { url: `${url}/v1/mailboxes`, close: () => app.close() };
-}
-
-function startWorker(target: Target, databaseUrl?: string): Promise<{ worker: Worker; ready: Ready }> {
-  // A shared store takes its server key from the environment (decision P6), never from a file.
-  const env = databaseUrl ? { ...process.env, PLATFORM_SERVER_KEY: randomBytes(32).toString("base64") } : process.env;
-  const worker = new Worker(new URL(import.meta.url), { workerData: { target, databaseUrl }, env });
-  return new Promise((resolve, reject) => {
-    worker.once("message", (ready: Ready) => resolve({ worker, ready }));
-    worker.once("error", reject);
-  });
-}
-
-async function drive(ready: Ready, duration: number, connections: number): Promise<CannonResult> {
-  return autocannon({
-    url: ready.url,
-    duration,
-    connections,
-    headers: ready.key ? { authorization: `Bearer ${ready.key}` } : {},
-  });
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-// Ratios of targets measured back to back in one round: steadier than ratios of medians when
-// the machine's load moves between rounds.
-const perRound = (a: number[], b: number[]) => a.map((x, i) => (x / b[i]).toFixed(2)).join(", ");
+import { isMainThread } from "node:worker_threads";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -102,7 +48,10 @@ async function startBenchPostgres() {
 type PostgresCluster = Awaited<ReturnType<typeof startBenchPostgres>>;
 
 async function runBenchmarks(values: Record<string, string | boolean | undefined>, duration: number, connections: number, rounds: number, postgres: PostgresCluster | undefined): Promise<void> {
-  if (!values["skip-http"]) await benchmarkMailboxes(duration, connections, rounds, postgres && (await postgres.newDatabase()));
+  if (!values["skip-http"]) {
+    const { benchmarkMailboxes } = await import("./http-bench.ts");
+    await benchmarkMailboxes({ duration, connections, rounds: Math.max(rounds, 5), databaseUrl: postgres && (await postgres.newDatabase()) });
+  }
   if (!values["skip-dns"]) {
     const { benchmarkDns, benchmarkDnsPeers } = await import("../dns/bench.ts");
     const dns = await benchmarkDns();
@@ -118,17 +67,9 @@ async function runBenchmarks(values: Record<string, string | boolean | undefined
   }
   if (!values["skip-mail"]) {
     // Imported here, not at the top: its module starts a server when loaded in a worker thread.
-    const { benchmarkAccept, benchmarkRelay, printRelayBench } = await import("./mail-bench.ts");
-    const accept = await benchmarkAccept(duration, rounds, 50, postgres && (await postgres.newDatabase()));
-    console.log(`Mail accept path: autocannon, 50 connections, ${rounds} x ${duration} s per target, median of rounds`);
-    console.log(`  bare fastify route inserting the row: ${Math.round(accept.bare)} req/s (p99 ${accept.bareP99} ms)`);
-    console.log(`  platform POST /v1/mail/send:         ${Math.round(accept.platform)} req/s (p99 ${accept.platformP99} ms)`);
-    console.log(`  ratio ${(accept.platform / accept.bare).toFixed(2)} (goal at least 0.5)${accept.failures ? `; ${accept.failures} non-2xx or errors` : ""}`);
-    if (accept.postgres !== undefined) {
-      console.log(`  platform on PostgreSQL:              ${Math.round(accept.postgres)} req/s (p99 ${accept.postgresP99} ms)`);
-      console.log(`  ratio ${(accept.postgres / accept.bare).toFixed(2)} to the same bare route${accept.postgresFailures ? `; ${accept.postgresFailures} non-2xx or errors` : ""}`);
-      console.log(`  PostgreSQL / SQLite per round: ${perRound(accept.rounds.postgres, accept.rounds.platform)} (SQLite / bare per round: ${perRound(accept.rounds.platform, accept.rounds.bare)})`);
-    }
+    const { benchmarkAccept } = await import("./accept-bench.ts");
+    const { benchmarkRelay, printRelayBench } = await import("./mail-bench.ts");
+    await benchmarkAccept({ duration, rounds: Math.max(rounds, 5), connections: 50, databaseUrl: postgres && (await postgres.newDatabase()) });
     await printRelayBench(await benchmarkRelay({ rounds: Math.max(rounds, 5) }));
   }
   if (!values["skip-inbound"]) {
@@ -152,50 +93,4 @@ async function runBenchmarks(values: Record<string, string | boolean | undefined
   }
 }
 
-async function benchmarkMailboxes(duration: number, connections: number, rounds: number, databaseUrl?: string): Promise<void> {
-  const targets: Target[] = databaseUrl ? ["bare", "platform", "postgres"] : ["bare", "platform"];
-  const servers = {} as Record<Target, { worker: Worker; ready: Ready }>;
-  const rps: Record<Target, number[]> = { bare: [], platform: [], postgres: [] };
-  const p99: Record<Target, number[]> = { bare: [], platform: [], postgres: [] };
-  const failures: Record<Target, number> = { bare: 0, platform: 0, postgres: 0 };
-  try {
-    for (const target of targets) servers[target] = await startWorker(target, target === "postgres" ? databaseUrl : undefined);
-    for (const target of targets) await drive(servers[target].ready, 1, connections); // warm-up
-    // Alternating rounds spread any drift of the machine over all targets alike.
-    for (let round = 0; round < rounds; round++) {
-      for (const target of targets) {
-        const r = await drive(servers[target].ready, duration, connections);
-        rps[target].push(r.requests.average);
-        p99[target].push(r.latency.p99);
-        failures[target] += r.non2xx + r.errors;
-      }
-    }
-  } finally {
-    for (const s of Object.values(servers)) s.worker.postMessage("stop");
-  }
-  const bare = median(rps.bare);
-  const platform = median(rps.platform);
-  const failed = (t: Target) => (failures[t] ? `; ${failures[t]} non-2xx or errors` : "");
-  console.log(`HTTP benchmark: autocannon, ${connections} connections, ${rounds} x ${duration} s per target, loopback, median of rounds`);
-  console.log(`  bare fastify JSON route:   ${Math.round(bare)} req/s (p99 ${median(p99.bare)} ms)${failed("bare")}`);
-  console.log(`  platform GET /v1/mailboxes: ${Math.round(platform)} req/s (p99 ${median(p99.platform)} ms)`);
-  console.log(`  ratio ${(platform / bare).toFixed(2)} (goal at least 0.5)${failed("platform")}`);
-  if (databaseUrl) {
-    const pg = median(rps.postgres);
-    console.log(`  platform on PostgreSQL:     ${Math.round(pg)} req/s (p99 ${median(p99.postgres)} ms)`);
-    console.log(`  ratio ${(pg / bare).toFixed(2)} to the same bare route${failed("postgres")}`);
-    console.log(`  PostgreSQL / SQLite per round: ${perRound(rps.postgres, rps.platform)} (SQLite / bare per round: ${perRound(rps.platform, rps.bare)})`);
-  }
-}
-
-if (isMainThread) {
-  await main();
-} else {
-  const { target, databaseUrl } = workerData as { target: Target; databaseUrl?: string };
-  const server = await serve(target, databaseUrl);
-  parentPort!.postMessage({ url: server.url, key: server.key });
-  parentPort!.once("message", async () => {
-    await server.close();
-    process.exit(0);
-  });
-}
+if (isMainThread) await main();
