@@ -68,4 +68,19 @@ describe("graceful close", () => {
     await close();
     await expect(response).rejects.toThrow();
   });
+
+  it("leaves each connection to Node's native HTTP parser (no data listener takes it back to JavaScript)", async () => {
+    let consumed: unknown;
+    app = fastify();
+    app.get("/", async (request) => {
+      // node:_http_server marks a socket its parser reads natively; a "data" listener unmarks it.
+      consumed = (request.raw.socket as unknown as { parser?: { _consumed?: boolean } }).parser?._consumed;
+      return "ok";
+    });
+    trackConnections(app.server, 1000);
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = app.server.address() as net.AddressInfo;
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("ok");
+    expect(consumed).toBe(true);
+  });
 });
