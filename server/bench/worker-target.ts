@@ -87,6 +87,8 @@ export interface TargetRounds {
   p99: number[];
   /** Server-thread CPU per completed request in each round, µs. */
   cpuPerRequest: number[];
+  /** The autocannon client's (main thread's) CPU per completed request, µs: when it is near the server's, the client bounds the rate. */
+  clientCpuPerRequest: number[];
   failures: number;
 }
 
@@ -107,14 +109,17 @@ export async function runRounds<T extends string>(
   options: RoundsOptions,
 ): Promise<Record<T, TargetRounds>> {
   const targets = Object.keys(servers) as T[];
-  const result = Object.fromEntries(targets.map((t) => [t, { rps: [], p99: [], cpuPerRequest: [], failures: 0 }])) as unknown as Record<T, TargetRounds>;
+  const result = Object.fromEntries(targets.map((t) => [t, { rps: [], p99: [], cpuPerRequest: [], clientCpuPerRequest: [], failures: 0 }])) as unknown as Record<T, TargetRounds>;
   for (const t of targets) await drive(servers[t].ready, 1); // warm-up: compiled code, prepared statements, caches
   if (options.cpuProfDir) for (const t of targets) await servers[t].command({ cmd: "profile-start" });
   for (let round = 0; round < options.rounds; round++) {
     for (const t of targets) {
       const before = await servers[t].cpu();
+      const client = process.threadCpuUsage();
       const r = await drive(servers[t].ready, options.duration);
+      const clientUsed = process.threadCpuUsage(client);
       const cpu = (await servers[t].cpu()) - before;
+      result[t].clientCpuPerRequest.push(r.requests.total ? (clientUsed.user + clientUsed.system) / r.requests.total : NaN);
       result[t].rps.push(r.requests.average);
       result[t].p99.push(r.latency.p99);
       result[t].cpuPerRequest.push(r.requests.total ? cpu / r.requests.total : NaN);
@@ -132,7 +137,7 @@ const list = (values: number[], digits = 0) => values.map((v) => v.toFixed(digit
 /** One line per target: median req/s, p99, server-thread CPU per request, and the rounds. */
 export function formatTarget(label: string, r: TargetRounds): string {
   const failed = r.failures ? `; ${r.failures} non-2xx or errors` : "";
-  return `  ${label.padEnd(34)} ${String(Math.round(median(r.rps))).padStart(6)} req/s  p99 ${median(r.p99)} ms  CPU ${median(r.cpuPerRequest).toFixed(1)} µs/req${failed}\n`
+  return `  ${label.padEnd(34)} ${String(Math.round(median(r.rps))).padStart(6)} req/s  p99 ${median(r.p99)} ms  CPU ${median(r.cpuPerRequest).toFixed(1)} µs/req (client ${median(r.clientCpuPerRequest).toFixed(1)})${failed}\n`
     + `  ${"".padEnd(34)} rounds ${list(r.rps)} req/s; ${list(r.cpuPerRequest, 1)} µs/req`;
 }
 
