@@ -80,3 +80,16 @@ it("runs later callers in a later commit, and more than 256 waiting members in s
   expect(names()).toHaveLength(301);
   expect(statements.filter((s) => s === "COMMIT")).toHaveLength(3);
 });
+
+it("refuses work that returns a promise (it would run outside its savepoint) and keeps the others", async () => {
+  const results = await Promise.allSettled([inGroupCommit(db, insert("a")), inGroupCommit(db, async () => insert("b")())]);
+  expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+  expect(names()).toEqual(["a"]);
+});
+
+it("rejects the members still waiting when the database closed before their commit", async () => {
+  const waiting = inGroupCommit(db, insert("a"));
+  db.close();
+  await expect(waiting).rejects.toThrow("closed before the commit");
+  db = openDatabase(dir); // for afterEach
+});

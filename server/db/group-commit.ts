@@ -35,6 +35,11 @@ export function inGroupCommit<T>(db: DatabaseSync, work: () => T): Promise<T> {
 
 function flush(db: DatabaseSync): void {
   const queue = queues.get(db)!;
+  if (!db.isOpen) {
+    // Closed (a stop) before the commit: nothing of these was written, none is acknowledged.
+    for (const m of queue.splice(0)) m.reject(new Error("the database was closed before the commit"));
+    return;
+  }
   const batch = queue.splice(0, MAX_MEMBERS);
   if (queue.length) setImmediate(() => flush(db));
   const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
@@ -64,6 +69,8 @@ function runMember(db: DatabaseSync, work: () => unknown): { ok: true; value: un
   db.exec("SAVEPOINT group_member");
   try {
     const value = work();
+    // Work that awaited would run outside its savepoint and after the commit.
+    if (value instanceof Promise) throw new Error("group commit work must be synchronous");
     db.exec("RELEASE group_member");
     return { ok: true, value };
   } catch (error) {
