@@ -73,7 +73,7 @@ export async function benchmarkAccept({ duration, rounds, connections = 50, data
     console.log(formatTarget("bare fastify route inserting the row", r.bare));
     console.log(formatTarget("platform POST /v1/mail/send (SQLite)", r.platform));
     if (r.postgres) console.log(formatTarget("platform on PostgreSQL", r.postgres));
-    console.log(formatGoal("platform / bare", r.platform, r.bare, 0.7));
+    console.log(formatGoal("platform / bare", r.platform, r.bare, 0.7, "mail accept, POST /v1/mail/send / bare insert route"));
     if (r.postgres) console.log(formatGoal("PostgreSQL / bare", r.postgres, r.bare));
     if (r.postgres) console.log(formatGoal("PostgreSQL / SQLite", r.postgres, r.platform));
     console.log(`  ${loadLine()} after`);

@@ -10,6 +10,7 @@
 // HTTP server runs in its own worker thread, so the autocannon client on the main thread does not
 // share its loop.
 import { parseArgs } from "node:util";
+import { loadLine, recordedGoals } from "./stats.ts";
 import { isMainThread } from "node:worker_threads";
 
 async function main(): Promise<void> {
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
     options: {
       duration: { type: "string", default: "5" },
       connections: { type: "string", default: "10" },
-      rounds: { type: "string", default: "3" },
+      rounds: { type: "string", default: "5" },
       "skip-dns": { type: "boolean", default: false },
       "skip-webhooks": { type: "boolean", default: false },
       "skip-http": { type: "boolean", default: false },
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     },
   });
   const [duration, connections, rounds] = [values.duration, values.connections, values.rounds].map(Number);
+  const loadBefore = loadLine();
   // One cluster for the run; each platform on it gets a database of its own.
   const postgres = values["skip-postgres"] || (values["skip-http"] && values["skip-mail"]) ? undefined : await startBenchPostgres();
   try {
@@ -36,6 +38,15 @@ async function main(): Promise<void> {
   } finally {
     await postgres?.stop();
   }
+  printGoals(loadBefore);
+}
+
+/** The end of the run: every goal of issue 32 measured, its median of per-round ratios, met or not. */
+function printGoals(loadBefore: string): void {
+  const goals = recordedGoals();
+  if (goals.length === 0) return;
+  console.log(`\nGoals (medians of per-round ratios; ${loadBefore} at the start, ${loadLine()} at the end):`);
+  for (const g of goals) console.log(`  ${g.met ? "met    " : "NOT met"}  ${g.name.padEnd(66)} ${g.value.toFixed(2)} (goal ${g.kind} ${g.goal})`);
 }
 
 async function startBenchPostgres() {
@@ -57,7 +68,7 @@ async function runBenchmarks(values: Record<string, string | boolean | undefined
     const dns = await benchmarkDns();
     console.log(`DNS benchmark: bare dns-packet ${Math.round(dns.bareQps)} qps, platform ${Math.round(dns.platformQps)} qps, ratio ${dns.ratio.toFixed(2)} (goal at least 0.7)${dns.lost ? `, ${dns.lost} lost` : ""}`);
     // Against NSD and PowerDNS through dnsperf, with the bare dgram floor (issue 32); a missing peer fails the run.
-    const peers = await benchmarkDnsPeers({ rounds, seconds: duration });
+    const peers = await benchmarkDnsPeers({ rounds: Math.max(rounds, 5), seconds: duration });
     for (const line of peers.lines) console.log(line.startsWith(" ") ? line : `DNS ${line}`);
     if (!peers.ok) process.exitCode = 1;
   }

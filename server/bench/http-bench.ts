@@ -55,7 +55,7 @@ export async function benchmarkMailboxes({ duration, connections, rounds, databa
     console.log(formatTarget("bare fastify JSON route", r.bare));
     console.log(formatTarget("platform GET /v1/mailboxes (SQLite)", r.platform));
     if (r.postgres) console.log(formatTarget("platform on PostgreSQL", r.postgres));
-    console.log(formatGoal("platform / bare", r.platform, r.bare, 0.8));
+    console.log(formatGoal("platform / bare", r.platform, r.bare, 0.8, "HTTP reads, GET /v1/mailboxes / bare fastify route"));
     if (r.postgres) console.log(formatGoal("PostgreSQL / bare", r.postgres, r.bare));
     if (r.postgres) console.log(formatGoal("PostgreSQL / SQLite", r.postgres, r.platform));
     console.log(`  ${loadLine()} after`);

@@ -114,7 +114,7 @@ export async function printRelayBench(r: RelayBench): Promise<void> {
   console.log(`Mail relay: ${r.messages} DKIM-signed messages per round to a loopback sink (its own thread), 4 connections each, ${r.platform.length} interleaved rounds (${r.loadBefore})`);
   console.log(`  nodemailer pooled SMTP:             ${Math.round(median(r.nodemailer))} msg/s, ${Math.round(r.nodemailerCpuUs)} us CPU per message`);
   console.log(`  platform relay (queue to sink):     ${Math.round(median(r.platform))} msg/s, ${Math.round(r.platformCpuUs)} us CPU per message`);
-  console.log(`  ratio ${formatRatio(r.platform, r.nodemailer, RELAY_GOAL)} (${r.loadAfter})`);
+  console.log(`  ratio ${formatRatio(r.platform, r.nodemailer, RELAY_GOAL, "relay / nodemailer pooled SMTP")} (${r.loadAfter})`);
 }
 
 if (!isMainThread && (workerData as { sink?: boolean })?.sink) {

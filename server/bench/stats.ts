@@ -16,10 +16,32 @@ export const roundRatios = (a: readonly number[], b: readonly number[]): number[
 /** The goal's number: the median of the per-round ratios of `a` to `b`. */
 export const medianRatio = (a: readonly number[], b: readonly number[]): number => median(roundRatios(a, b));
 
-/** "0.81 (rounds 0.79, 0.81, 0.84; goal at least 0.8: met)" */
-export function formatRatio(a: readonly number[], b: readonly number[], goal?: number): string {
+/** One goal of issue 32 as a run measured it: `npm run bench` ends with all of them. */
+export interface GoalResult {
+  name: string;
+  value: number;
+  goal: number;
+  /** "at least" for throughput ratios, "at most" for CPU ratios */
+  kind: "at least" | "at most";
+  met: boolean;
+}
+
+const goalResults: GoalResult[] = [];
+
+export function recordGoal(name: string, value: number, goal: number, kind: GoalResult["kind"] = "at least"): GoalResult {
+  const result = { name, value, goal, kind, met: kind === "at least" ? value >= goal : value <= goal };
+  goalResults.push(result);
+  return result;
+}
+
+/** The goals recorded so far in this process, in the order they were measured. */
+export const recordedGoals = (): readonly GoalResult[] => goalResults;
+
+/** "0.81 (rounds 0.79, 0.81, 0.84; goal at least 0.8: met)"; with `name`, the goal is recorded too. */
+export function formatRatio(a: readonly number[], b: readonly number[], goal?: number, name?: string): string {
   const ratios = roundRatios(a, b);
   const m = median(ratios);
+  if (goal !== undefined && name) recordGoal(name, m, goal);
   const verdict = goal === undefined ? "" : `; goal at least ${goal}: ${m >= goal ? "met" : "NOT met"}`;
   return `${m.toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(", ")}${verdict})`;
 }

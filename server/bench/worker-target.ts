@@ -142,9 +142,9 @@ export function formatTarget(label: string, r: TargetRounds): string {
 }
 
 /** "a / b: req/s as the median of per-round ratios (goal), and the same ratio of CPU per request". */
-export function formatGoal(label: string, a: TargetRounds, b: TargetRounds, goal?: number): string {
+export function formatGoal(label: string, a: TargetRounds, b: TargetRounds, goal?: number, goalName?: string): string {
   const cpu = median(a.cpuPerRequest) / median(b.cpuPerRequest);
-  return `  ${label}: ${formatRatio(a.rps, b.rps, goal)}; server CPU per request ${cpu.toFixed(2)}x`;
+  return `  ${label}: ${formatRatio(a.rps, b.rps, goal, goalName)}; server CPU per request ${cpu.toFixed(2)}x`;
 }
 
 export { loadLine };

@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import dgram from "node:dgram";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { formatRatio, loadLine, median } from "../bench/stats.ts";
+import { formatRatio, loadLine, median, recordGoal } from "../bench/stats.ts";
 import { queryUdp, type Reply } from "./wire-client.ts";
 
 export const INSTALL_COMMAND = "sudo sh scripts/install-system-deps.sh --bench";
@@ -409,11 +409,12 @@ export function formatPeers(result: PeerBenchmarkResult, seconds: number): strin
     const split = `user ${perQuery(target, (r) => r.userSeconds)} + kernel ${perQuery(target, (r) => r.systemSeconds)}`;
     lines.push(`  median ${LABEL[target].padEnd(8)} ${String(Math.round(median(qps(target)))).padStart(7)} qps, CPU ${perQuery(target, (r) => r.cpuSeconds)} us/query (${split})`);
   }
-  lines.push(`  platform/PowerDNS ${formatRatio(qps("platform"), qps("pdns"), DNS_GOALS.pdns)}`);
-  lines.push(`  platform/NSD      ${formatRatio(qps("platform"), qps("nsd"), DNS_GOALS.nsd)}`);
+  lines.push(`  platform/PowerDNS ${formatRatio(qps("platform"), qps("pdns"), DNS_GOALS.pdns, "DNS, platform / PowerDNS, queries/s")}`);
+  lines.push(`  platform/NSD      ${formatRatio(qps("platform"), qps("nsd"), DNS_GOALS.nsd, "DNS, platform / NSD, queries/s")}`);
   lines.push(`  platform/floor    ${formatRatio(qps("platform"), qps("floor"))}`);
   lines.push(`  floor/PowerDNS    ${formatRatio(qps("floor"), qps("pdns"))}; floor/NSD ${formatRatio(qps("floor"), qps("nsd"))}`);
   const cpu = (target: Target) => median(series(target, (run) => (run.cpuSeconds / run.completed) * 1e6));
+  recordGoal("DNS, CPU per query, platform / PowerDNS", cpu("platform") / cpu("pdns"), 1, "at most");
   lines.push(
     `  CPU per query platform/PowerDNS ${(cpu("platform") / cpu("pdns")).toFixed(2)} (goal at most 1: ${cpu("platform") <= cpu("pdns") ? "met" : "NOT met"}), floor/PowerDNS ${(cpu("floor") / cpu("pdns")).toFixed(2)}`,
   );

@@ -100,7 +100,7 @@ export function printWebhookBench(r: WebhookBench, count: number): void {
   console.log(`Webhook deliveries: ${count} per round, ${r.engine.length} interleaved rounds, 4 per origin, loopback receiver in its own thread (${r.loadBefore})`);
   console.log(`  bare undici POST loop:  ${Math.round(median(r.bare))}/s, ${Math.round(r.bareCpuUs)} us CPU per POST`);
   console.log(`  delivery engine:        ${Math.round(median(r.engine))} deliveries/s (claimed, signed, SSRF-checked, recorded), ${Math.round(r.engineCpuUs)} us CPU per delivery`);
-  console.log(`  ratio ${formatRatio(r.engine, r.bare, WEBHOOK_GOAL)} (${r.loadAfter})`);
+  console.log(`  ratio ${formatRatio(r.engine, r.bare, WEBHOOK_GOAL, "webhook deliveries / bare undici POST loop")} (${r.loadAfter})`);
 }
 
 if (!isMainThread) {
