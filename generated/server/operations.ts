@@ -866,7 +866,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "items": {
             "$ref": "components.json#/$defs/EventType"
           },
-          "maxItems": 7,
+          "maxItems": 8,
           "description": "Events to receive; missing or empty means all."
         }
       }
@@ -1226,7 +1226,8 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "mail.complained",
         "mail.opened",
         "mail.clicked",
-        "mail.dlp"
+        "mail.dlp",
+        "maildomain.status_changed"
       ],
       "description": "Event names; any may be subscribed (docs/decisions.md). New event types may be added within\n/v1 (decision V1): ignore types you do not know.",
       "x-extensible-enum": true
@@ -1816,6 +1817,92 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         }
       },
       "description": "A DNS record the mail system needs published, with its check result."
+    },
+    "MailDomainStatusChangedData": {
+      "type": "object",
+      "required": [
+        "domainId",
+        "domain",
+        "status",
+        "previousStatus",
+        "at"
+      ],
+      "properties": {
+        "domainId": {
+          "$ref": "components.json#/$defs/ResourceId",
+          "description": "The claim's id (as answered by POST /v1/maildomains)."
+        },
+        "domain": {
+          "type": "string",
+          "description": "The domain name (GET /v1/maildomains/{domain})."
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "pending",
+            "verified",
+            "lost",
+            "ended"
+          ],
+          "description": "The status now; only `verified` sends, receives and gets mailboxes and groups."
+        },
+        "previousStatus": {
+          "type": "string",
+          "enum": [
+            "pending",
+            "verified",
+            "lost",
+            "ended"
+          ]
+        },
+        "method": {
+          "type": "string",
+          "enum": [
+            "dns",
+            "hosting"
+          ],
+          "description": "How a verified domain proved control (with status `verified` only)."
+        },
+        "reason": {
+          "type": "string",
+          "description": "Why the domain is not verified, the same text GET shows as `verification.reason` (the record\nto publish, or what took it away); absent with status `verified`."
+        },
+        "at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When the check that changed the status ran."
+        }
+      },
+      "description": "One change of a mail domain's verification status (decisions O4, O7), sent to the project whose\nclaim it is, once per change: a re-check that finds the same state sends nothing."
+    },
+    "MailDomainStatusChangedEvent": {
+      "type": "object",
+      "required": [
+        "id",
+        "type",
+        "createdAt",
+        "data"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "pattern": "^evt_[A-Za-z0-9_-]{1,60}$"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "maildomain.status_changed"
+          ]
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "data": {
+          "$ref": "components.json#/$defs/MailDomainStatusChangedData"
+        }
+      },
+      "description": "The body of every webhook delivery. `id` stays the same across retries and redeliveries of\none delivery, so receivers can drop duplicates."
     },
     "MailDomainVerification": {
       "type": "object",
@@ -3011,7 +3098,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "items": {
             "$ref": "components.json#/$defs/EventType"
           },
-          "description": "The subscribed events; all seven when subscribed with none."
+          "description": "The subscribed events; all eight when subscribed with none."
         },
         "active": {
           "type": "boolean"

@@ -9,7 +9,9 @@ import { newId } from "../ids.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 
-export const EVENT_TYPES = ["mail.received", "mail.delivered", "mail.bounced", "mail.complained", "mail.opened", "mail.clicked", "mail.dlp"] as const;
+export const EVENT_TYPES = [
+  "mail.received", "mail.delivered", "mail.bounced", "mail.complained", "mail.opened", "mail.clicked", "mail.dlp", "maildomain.status_changed",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

@@ -36,6 +36,7 @@ const sampleData: Record<EventType, Record<string, unknown>> = {
   "mail.opened": { messageId: "msg_1", to: "bob@example.org" },
   "mail.clicked": { messageId: "msg_1", to: "bob@example.org", idx: 0, url: "https://example.org/" },
   "mail.dlp": { messageId: null, action: "blocked", from: "a@example.test", to: "b@example.org", finding: { kind: "iban" } },
+  "maildomain.status_changed": { domainId: "dom_1", domain: "example.test", status: "lost", previousStatus: "verified", reason: "the verification record is not published", at: "2026-01-01T00:00:00Z" },
 };
 
 /** A fresh project (events go to every subscription of a project) with a receiver subscribed. */
@@ -69,7 +70,7 @@ describe("webhook delivery engine", () => {
       expect(JSON.parse(r.body)).toEqual({ id: expect.stringMatching(/^evt_/), type, createdAt: new Date(clock.now()).toISOString(), data: sampleData[type] });
     }
     const log = await s.log();
-    expect(log).toHaveLength(7);
+    expect(log).toHaveLength(EVENT_TYPES.length);
     expect(log.map((d) => d.event)).toEqual([...EVENT_TYPES].reverse()); // newest first
     for (const d of log) expect(d).toMatchObject({ status: "delivered", httpCode: 200, attempts: 1, nextAttemptAt: null });
     expect(log.map((d) => d.payload).reverse()).toEqual(bodies);

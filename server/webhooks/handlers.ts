@@ -9,7 +9,9 @@ import type { DeliveryEngine } from "./delivery-engine.ts";
 import type { WebhookRepository } from "./webhook-repository.ts";
 import { webhookUrlProblem } from "./webhook-url.ts";
 
-export const ALL_EVENTS = ["mail.received", "mail.delivered", "mail.bounced", "mail.complained", "mail.opened", "mail.clicked", "mail.dlp"] as const;
+export const ALL_EVENTS = [
+  "mail.received", "mail.delivered", "mail.bounced", "mail.complained", "mail.opened", "mail.clicked", "mail.dlp", "maildomain.status_changed",
+] as const;
 type EventName = (typeof ALL_EVENTS)[number];
 
 export interface WebhookDeps {

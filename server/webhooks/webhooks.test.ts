@@ -32,10 +32,21 @@ describe("webhook subscriptions", () => {
     expect(prod.services.secrets.open(row.secret_enc)).toBe(res.body.secret);
   });
 
-  it("missing or empty events mean all seven", async () => {
+  const everyEvent = ["mail.received", "mail.delivered", "mail.bounced", "mail.complained", "mail.opened", "mail.clicked", "mail.dlp", "maildomain.status_changed"];
+
+  it("missing or empty events mean all eight: the seed's seven and maildomain.status_changed (O7)", async () => {
     for (const body of [{ url: "https://a.example.org/" }, { url: "https://a.example.org/", events: [] }]) {
-      expect((await t.api("POST", "/v1/webhooks", body)).body.events).toHaveLength(7);
+      expect([...(await t.api("POST", "/v1/webhooks", body)).body.events].sort()).toEqual([...everyEvent].sort());
     }
+  });
+
+  it("maildomain.status_changed may be selected alone, or with all the others named", async () => {
+    const alone = await t.api("POST", "/v1/webhooks", { url: "https://a.example.org/", events: ["maildomain.status_changed"] });
+    expect(alone.status).toBe(200);
+    expect(alone.body.events).toEqual(["maildomain.status_changed"]);
+    const named = await t.api("POST", "/v1/webhooks", { url: "https://a.example.org/", events: everyEvent });
+    expect(named.status).toBe(200);
+    expect(named.body.events).toEqual(everyEvent);
   });
 
   it.each([
@@ -54,7 +65,7 @@ describe("webhook subscriptions", () => {
     const res = await t.api("POST", "/v1/webhooks", { url: "https://a.example.org/", events: ["mail.nope"] });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([{ path: "body.events.0", message: expect.stringMatching(/^must be one of mail\./) }]);
-    for (const name of ["mail.delivered", "mail.bounced", "mail.complained", "mail.opened", "mail.clicked", "mail.received", "mail.dlp"]) expect(res.body.error).toContain(name);
+    for (const name of everyEvent) expect(res.body.error).toContain(name);
   });
 
   it("with the development flag accepts http to loopback but still not to other hosts", async () => {

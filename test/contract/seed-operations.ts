@@ -78,3 +78,7 @@ export const seedEvents = [
   "mail.clicked",
   "mail.dlp",
 ];
+
+/** Events added under V1 beyond the seed's (docs/decisions.md): the mail domain status of decision O7. */
+export const addedEvents = ["maildomain.status_changed"];
+

@@ -1,6 +1,6 @@
 // Every operation, scope, event and per-request limit of the seed is in the published contract.
 import { describe, expect, it } from "vitest";
-import { seedEvents, seedOperations, seedScopes } from "./seed-operations.ts";
+import { addedEvents, seedEvents, seedOperations, seedScopes } from "./seed-operations.ts";
 import {
   bodyProperty,
   deref,
@@ -194,8 +194,8 @@ describe("per-request limits of sections 2 and 8", () => {
 });
 
 describe("events", () => {
-  it("has the 7 events as OpenAPI webhooks with both delivery headers and a payload schema", () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual([...seedEvents].sort());
+  it("has the seed's 7 events and those added under V1 as OpenAPI webhooks with both delivery headers and a payload schema", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...seedEvents, ...addedEvents].sort());
     for (const [event, item] of Object.entries<Doc>(doc.webhooks)) {
       const headers = Object.fromEntries(item.post.parameters.map((p: Doc) => [p.name, p]));
       expect(headers["X-Platform-Event"].schema.enum).toEqual([event]);

@@ -1019,6 +1019,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "maildomain.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail domain status changed
+         * @description A mail domain of the project became verified, lost its proof (sending and receiving stop), ended (another project owns it) or pending again.
+         */
+        post: operations["onMailDomainStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1491,7 +1511,7 @@ export interface components {
          *     /v1 (decision V1): ignore types you do not know.
          * @enum {string}
          */
-        EventType: "mail.received" | "mail.delivered" | "mail.bounced" | "mail.complained" | "mail.opened" | "mail.clicked" | "mail.dlp";
+        EventType: "mail.received" | "mail.delivered" | "mail.bounced" | "mail.complained" | "mail.opened" | "mail.clicked" | "mail.dlp" | "maildomain.status_changed";
         /** @description Counts of the sending funnel. */
         Funnel: {
             /** Format: int32 */
@@ -1822,6 +1842,50 @@ export interface components {
             /** Format: int32 */
             ttl?: number;
             type: components["schemas"]["DnsRecordType"];
+        };
+        /**
+         * @description One change of a mail domain's verification status (decisions O4, O7), sent to the project whose
+         *     claim it is, once per change: a re-check that finds the same state sends nothing.
+         */
+        MailDomainStatusChangedData: {
+            /**
+             * Format: date-time
+             * @description When the check that changed the status ran.
+             */
+            at: string;
+            /** @description The domain name (GET /v1/maildomains/{domain}). */
+            domain: string;
+            /** @description The claim's id (as answered by POST /v1/maildomains). */
+            domainId: components["schemas"]["ResourceId"];
+            /**
+             * @description How a verified domain proved control (with status `verified` only).
+             * @enum {string}
+             */
+            method?: "dns" | "hosting";
+            /** @enum {string} */
+            previousStatus: "pending" | "verified" | "lost" | "ended";
+            /**
+             * @description Why the domain is not verified, the same text GET shows as `verification.reason` (the record
+             *     to publish, or what took it away); absent with status `verified`.
+             */
+            reason?: string;
+            /**
+             * @description The status now; only `verified` sends, receives and gets mailboxes and groups.
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "lost" | "ended";
+        };
+        /**
+         * @description The body of every webhook delivery. `id` stays the same across retries and redeliveries of
+         *     one delivery, so receivers can drop duplicates.
+         */
+        MailDomainStatusChangedEvent: {
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["MailDomainStatusChangedData"];
+            id: string;
+            /** @enum {string} */
+            type: "maildomain.status_changed";
         };
         /**
          * @description Where the project's claim of a domain stands. `pending`: not proven yet; `verified`: the
@@ -2239,7 +2303,7 @@ export interface components {
         };
         Webhook: {
             active: boolean;
-            /** @description The subscribed events; all seven when subscribed with none. */
+            /** @description The subscribed events; all eight when subscribed with none. */
             events: components["schemas"]["EventType"][];
             id: components["schemas"]["ResourceId"];
             /** Format: uri */
@@ -7637,6 +7701,36 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MailReceivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 10 seconds marks the delivery delivered; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMailDomainStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "X-Platform-Event": "maildomain.status_changed";
+                /**
+                 * @description `sha256=` and the lower-case hex HMAC-SHA256 of the raw body, keyed with the whole secret
+                 *     string including its `whsec_` prefix, as text.
+                 */
+                "X-Platform-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailDomainStatusChangedEvent"];
             };
         };
         responses: {
