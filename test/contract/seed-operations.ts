@@ -81,4 +81,3 @@ export const seedEvents = [
 
 /** Events added under V1 beyond the seed's (docs/decisions.md): the mail domain status of decision O7. */
 export const addedEvents = ["maildomain.status_changed"];
-
