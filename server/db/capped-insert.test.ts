@@ -7,6 +7,7 @@ import path from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
+import { EventOutbox } from "../events/event-outbox.ts";
 import { systemClock } from "../jobs/clock.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
 import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
@@ -26,7 +27,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "caps-"));
   db = openDatabase(dir);
   projectId = (await new SqliteProjectRepository(db).create("caps")).id;
-  const domain = await new SqliteMailDomainRepository(db, box).create({
+  const domain = await new SqliteMailDomainRepository(db, box, new EventOutbox(db, new JobQueue(db, systemClock), systemClock)).create({
     projectId, name: "caps.test", dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t",
   });
   domainId = domain!.id;
@@ -55,7 +56,7 @@ const cases: [string, (i: number, cap: number) => Promise<unknown>, () => number
     () => count("SELECT COUNT(*) AS n FROM webhooks")],
   ["records", (i, cap) => new SqliteDnsRecordRepository(db).insertRecord("caps.test", { name: `n${i}`, type: "TXT", data: `v${i}`, priority: null, ttl: 3600 }, cap),
     () => count("SELECT COUNT(*) AS n FROM dns_records")],
-  ["mail domains", (i, cap) => new SqliteMailDomainRepository(db, box).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
+  ["mail domains", (i, cap) => new SqliteMailDomainRepository(db, box, new EventOutbox(db, new JobQueue(db, systemClock), systemClock)).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
     () => count("SELECT COUNT(*) AS n FROM mail_domains")],
 ];
 

@@ -40,7 +40,7 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
     // One process owns the file: its memory is exact for L1.
     limiter: new FixedWindowRateLimiter(),
     zones: new SqliteDnsRecordRepository(db),
-    mailDomains: new SqliteMailDomainRepository(db, secrets),
+    mailDomains: new SqliteMailDomainRepository(db, secrets, events),
     mailboxes,
     webmail: new SqliteWebmailRepository(db),
     webhooks: new SqliteWebhookRepository(db, jobs),

@@ -31,10 +31,11 @@ for (const backend of backends) {
     if (c.backend === "sqlite") {
       const { db } = c;
       const jobs = new JobQueue(db, clock);
-      const b = sqliteBackend(db, jobs, new EventOutbox(db, jobs, clock));
+      const events = new EventOutbox(db, jobs, clock);
+      const b = sqliteBackend(db, jobs, events);
       const dlpLog = new SqliteDlpRepository(db);
       return {
-        backend: b, projects: new SqliteProjectRepository(db), mailDomains: new SqliteMailDomainRepository(db, secrets),
+        backend: b, projects: new SqliteProjectRepository(db), mailDomains: new SqliteMailDomainRepository(db, secrets, events),
         zones: new SqliteDnsRecordRepository(db),
         messages: new SqliteSentMessageRepository(db, jobs, clock), templates: new SqliteTemplateRepository(db),
         dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),
@@ -42,10 +43,11 @@ for (const backend of backends) {
     }
     const { pg } = c;
     const jobs = new PgJobQueue(pg, clock);
-    const b = postgresBackend(pg, jobs, new PgEventOutbox(jobs, clock));
+    const events = new PgEventOutbox(jobs, clock);
+    const b = postgresBackend(pg, jobs, events);
     const dlpLog = new PgDlpRepository(pg);
     return {
-      backend: b, projects: new PgProjectRepository(pg), mailDomains: new PgMailDomainRepository(pg, secrets),
+      backend: b, projects: new PgProjectRepository(pg), mailDomains: new PgMailDomainRepository(pg, secrets, events),
       zones: new PgDnsRecordRepository(pg),
       messages: new PgSentMessageRepository(pg, jobs, clock), templates: new PgTemplateRepository(pg),
       dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),

@@ -8,6 +8,9 @@ import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/database.ts";
 import { migrations, runMigrations } from "../db/migrations.ts";
+import { EventOutbox } from "../events/event-outbox.ts";
+import { systemClock } from "../jobs/clock.ts";
+import { JobQueue } from "../jobs/job-queue.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { loadServerKey } from "../secrets/server-key.ts";
 import { startTestPlatform } from "../test/harness.ts";
@@ -61,7 +64,7 @@ describe("DKIM private keys at rest", () => {
       expect(databaseBytes(dir)).toContain("PRIVATE KEY");
 
       const db = openDatabase(dir);
-      const repo = new SqliteMailDomainRepository(db, new SecretBox(loadServerKey(dir)));
+      const repo = new SqliteMailDomainRepository(db, new SecretBox(loadServerKey(dir)), new EventOutbox(db, new JobQueue(db, systemClock), systemClock));
       expect((await repo.getByName("prj_1", "old.test"))!.dkimPrivateKey).toBe(pem);
       db.close();
       expectNoPem(databaseBytes(dir), pem);

@@ -61,6 +61,79 @@ export function describeMailDomainRepository(backend: BackendName, make: (c: Con
       expect(await repo.getById(b.id)).toMatchObject({ status: "ended" });
     });
 
+    describe("maildomain.status_changed (decision O7)", () => {
+      const seen = new Set<string>();
+      interface Emitted { id: string; type: string; data: Record<string, unknown> }
+      /** The project's events not returned by an earlier call. */
+      const newEvents = async (project: string): Promise<Emitted[]> => {
+        const rows = await sql<{ payload: string }>(store.main, "SELECT payload FROM events WHERE project_id = ?", [project]);
+        const fresh = rows.map((r) => JSON.parse(r.payload) as Emitted).filter((e) => !seen.has(e.id));
+        for (const e of fresh) seen.add(e.id);
+        return fresh;
+      };
+      const expectOne = async (project: string, data: Record<string, unknown>) => {
+        const events = await newEvents(project);
+        expect(events).toHaveLength(1);
+        expect(events[0].type).toBe("maildomain.status_changed");
+        expect(events[0].data).toEqual(data);
+        return events[0];
+      };
+
+      it("every real change emits one event to the claim's project; a check that finds the same state emits none", async () => {
+        const [p, q, r] = await Promise.all(["ev-p", "ev-q", "ev-r"].map((n) => newProject(store.main, n)));
+        const [a, b, c] = await Promise.all([p, q, r].map(async (project) => (await repo.create(domain("evented.test", project)))!));
+        const t1 = "2026-02-01T00:00:00.000Z";
+        await repo.markUnproven(c.id, "pending", "the verification record is not published: TXT ...", t1);
+        for (const project of [p, q, r]) expect(await newEvents(project)).toEqual([]);
+
+        // b owns the name: its project hears verified, each other project hears of its own claim ending.
+        expect(await repo.takeOwnership(b.id, "dns", t1)).toBe(true);
+        await expectOne(q, { domainId: b.id, domain: "evented.test", status: "verified", previousStatus: "pending", method: "dns", at: t1 });
+        for (const [project, claim] of [[p, a], [r, c]] as const) {
+          const ended = await expectOne(project, { domainId: claim.id, domain: "evented.test", status: "ended", previousStatus: "pending", reason: expect.stringContaining("another project"), at: t1 });
+          // Nothing of the project that took the name: neither its id nor its claim's.
+          expect(JSON.stringify(ended)).not.toContain(q);
+          expect(JSON.stringify(ended)).not.toContain(b.id);
+          expect(ended.data.reason).toBe((await repo.getById(claim.id))!.statusReason);
+        }
+
+        // Re-checks that find the same state: nothing.
+        expect(await repo.takeOwnership(b.id, "dns", "2026-02-01T01:00:00.000Z")).toBe(true);
+        await repo.markUnproven(a.id, "ended", "another project proved control of this domain first", "2026-02-01T01:00:00.000Z");
+        expect(await repo.takeOwnership(a.id, "dns", "2026-02-01T01:00:00.000Z")).toBe(false);
+        for (const project of [p, q, r]) expect(await newEvents(project)).toEqual([]);
+
+        const t2 = "2026-02-01T02:00:00.000Z";
+        await repo.markUnproven(b.id, "lost", "the verification record is not published: TXT evented.test", t2);
+        await expectOne(q, { domainId: b.id, domain: "evented.test", status: "lost", previousStatus: "verified", reason: "the verification record is not published: TXT evented.test", at: t2 });
+        await repo.markUnproven(b.id, "lost", "the verification record is not published: TXT evented.test", "2026-02-01T03:00:00.000Z");
+        expect(await newEvents(q)).toEqual([]);
+
+        const t3 = "2026-02-01T04:00:00.000Z";
+        expect(await repo.takeOwnership(b.id, "hosting", t3)).toBe(true);
+        await expectOne(q, { domainId: b.id, domain: "evented.test", status: "verified", previousStatus: "lost", method: "hosting", at: t3 });
+        await repo.markUnproven(a.id, "pending", "connected again; checking ownership", t3);
+        await expectOne(p, { domainId: a.id, domain: "evented.test", status: "pending", previousStatus: "ended", reason: "connected again; checking ownership", at: t3 });
+        for (const project of [q, r]) expect(await newEvents(project)).toEqual([]);
+      });
+
+      it("the event commits with the change or not at all: an emit that fails leaves the status as it was", async () => {
+        const project = await newProject(store.main, "ev-atomic");
+        const claim = (await repo.create(domain("atomic.test", project)))!;
+        // A subscription whose stored URL cannot be parsed makes the outbox throw inside the write.
+        await sql(store.main, "INSERT INTO webhooks (id, project_id, url, events, secret_enc, active, created_at) VALUES (?, ?, ?, ?, 'sealed', ?, ?)", [
+          "wh_broken_ev", project, "not a url", JSON.stringify(["maildomain.status_changed"]), store.main.backend === "sqlite" ? 1 : true, new Date().toISOString(),
+        ]);
+        await expect(repo.takeOwnership(claim.id, "dns", "2026-02-02T00:00:00.000Z")).rejects.toThrow();
+        await expect(repo.markUnproven(claim.id, "ended", "hosted elsewhere", "2026-02-02T00:00:00.000Z")).rejects.toThrow();
+        expect(await repo.getById(claim.id)).toMatchObject({ status: "pending", checkedAt: null });
+        expect(await newEvents(project)).toEqual([]);
+        await sql(store.main, "DELETE FROM webhooks WHERE id = ?", ["wh_broken_ev"]);
+        await repo.markUnproven(claim.id, "ended", "hosted elsewhere", "2026-02-02T00:00:00.000Z");
+        expect(await newEvents(project)).toHaveLength(1);
+      });
+    });
+
     it("of claims proving control at the same moment from two connections, exactly one owns the name", async () => {
       const other = make(await store.connect(), secrets);
       const projects = await Promise.all(Array.from({ length: 6 }, (_, i) => newProject(store.main, `racer${i}`)));

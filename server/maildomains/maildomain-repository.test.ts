@@ -1,9 +1,17 @@
-// Mail domains: the shared suite on both backends.
+// Mail domains: the shared suite on both backends, each with its store's event outbox.
+import { EventOutbox } from "../events/event-outbox.ts";
+import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import { systemClock } from "../jobs/clock.ts";
+import { JobQueue } from "../jobs/job-queue.ts";
+import { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import { backends } from "../test/backends.ts";
 import { describeMailDomainRepository } from "./maildomain-repository.contract.ts";
 import { PgMailDomainRepository } from "./pg-maildomain-repository.ts";
 import { SqliteMailDomainRepository } from "./sqlite-maildomain-repository.ts";
 
 for (const backend of backends) {
-  describeMailDomainRepository(backend, (c, secrets) => (c.backend === "sqlite" ? new SqliteMailDomainRepository(c.db, secrets) : new PgMailDomainRepository(c.pg, secrets)));
+  describeMailDomainRepository(backend, (c, secrets) =>
+    c.backend === "sqlite"
+      ? new SqliteMailDomainRepository(c.db, secrets, new EventOutbox(c.db, new JobQueue(c.db, systemClock), systemClock))
+      : new PgMailDomainRepository(c.pg, secrets, new PgEventOutbox(new PgJobQueue(c.pg, systemClock), systemClock)));
 }

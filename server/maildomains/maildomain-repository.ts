@@ -51,10 +51,14 @@ export interface MailDomainRepository {
   /**
    * Makes the claim the name's owner when no other claim of the name is verified, and ends every
    * other open claim of the name (pending or lost), in one transaction. False when another claim
-   * is verified (the claim is left as it was). An ended claim is never made the owner.
+   * is verified (the claim is left as it was). An ended claim is never made the owner. Each claim
+   * whose status this moves gets its `maildomain.status_changed` in that transaction (O7).
    */
   takeOwnership(id: string, method: ProofMethod, at: string): Promise<boolean>;
-  /** Records a check of a claim that is not (or no longer) the owner: status and why. */
+  /**
+   * Records a check of a claim that is not (or no longer) the owner: status and why; a status that
+   * moved emits `maildomain.status_changed` in the same transaction (O7), the same one does not.
+   */
   markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string): Promise<void>;
   /** A check that found the owner's proof still in place. */
   markChecked(id: string, at: string): Promise<void>;

@@ -1,18 +1,34 @@
 // Mail domains on PostgreSQL (decision P1); DKIM private keys sealed with the server key at rest.
-import { insertWithinCap } from "../db/postgres/capped-insert.ts";
-import type { Pg } from "../db/postgres/pg.ts";
+// Every status change emits its `maildomain.status_changed` in the transaction that writes it.
+import type { PgEventOutbox } from "../events/pg-event-outbox.ts";import { insertWithinCap } from "../db/postgres/capped-insert.ts";
+import type { Pg, Queryable } from "../db/postgres/pg.ts";
 import type { Tx } from "../db/tx.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { ClaimStatus, MailDomainRecord, MailDomainRepository, NewMailDomain, ProofMethod } from "./maildomain-repository.ts";
 import { ENDED_BY_OWNER, type MailDomainRow, toMailDomain } from "./maildomain-rows.ts";
+import { STATUS_CHANGED_EVENT, statusChangedData, type StatusChange } from "./status-event.ts";
+
+interface ClaimState {
+  id: string;
+  project_id: string;
+  name: string;
+  status: ClaimStatus;
+}
 
 export class PgMailDomainRepository implements MailDomainRepository {
   private readonly db: Pg;
   private readonly secrets: SecretBox;
-  constructor(db: Pg, secrets: SecretBox) {
+  private readonly events: PgEventOutbox;
+  constructor(db: Pg, secrets: SecretBox, events: PgEventOutbox) {
     this.db = db;
     this.secrets = secrets;
+    this.events = events;
+  }
+
+  /** Inside the transaction of the change: only a status that really moved is an event. */
+  private async emitChange(c: Queryable, change: StatusChange): Promise<void> {
+    if (change.status !== change.previousStatus) await this.events.emit(c, change.projectId, STATUS_CHANGED_EVENT, statusChangedData(change));
   }
 
   private toRecord = (r: MailDomainRow): MailDomainRecord => toMailDomain(r, this.secrets);
@@ -59,6 +75,8 @@ export class PgMailDomainRepository implements MailDomainRepository {
         const { rows: [claim] } = await c.query<{ name: string }>("SELECT name FROM mail_domains WHERE id = $1", [id]);
         if (!claim) return false;
         await c.query("SELECT pg_advisory_xact_lock(hashtext('mail_domains:' || $1))", [claim.name]);
+        // The rows locked before they change: their status before is the event's previousStatus.
+        const { rows: [before] } = await c.query<ClaimState>("SELECT id, project_id, name, status FROM mail_domains WHERE id = $1 FOR UPDATE", [id]);
         const taken = await c.query(
           `UPDATE mail_domains d SET status = 'verified', status_reason = NULL, verified_by = $1,
              verified_at = CASE WHEN d.status = 'verified' THEN d.verified_at ELSE $2 END, checked_at = $2
@@ -66,10 +84,15 @@ export class PgMailDomainRepository implements MailDomainRepository {
              AND NOT EXISTS (SELECT 1 FROM mail_domains o WHERE o.name = d.name AND o.status = 'verified' AND o.id <> d.id)`,
           [method, at, id]);
         if (!taken.rowCount) return false;
-        await c.query(
-          `UPDATE mail_domains SET status = 'ended', status_reason = $1, checked_at = $2
-           WHERE name = (SELECT name FROM mail_domains WHERE id = $3) AND id <> $3 AND status IN ('pending', 'lost')`,
-          [ENDED_BY_OWNER, at, id]);
+        await this.emitChange(c, { id, projectId: before.project_id, name: before.name, status: "verified", previousStatus: before.status, verifiedBy: method, statusReason: null, at });
+        const { rows: others } = await c.query<ClaimState>(
+          "SELECT id, project_id, name, status FROM mail_domains WHERE name = $1 AND id <> $2 AND status IN ('pending', 'lost') ORDER BY id FOR UPDATE",
+          [before.name, id]);
+        for (const other of others) {
+          await c.query("UPDATE mail_domains SET status = 'ended', status_reason = $1, checked_at = $2 WHERE id = $3", [ENDED_BY_OWNER, at, other.id]);
+          // Each ended project hears of its own claim only, with the reason its GET shows.
+          await this.emitChange(c, { id: other.id, projectId: other.project_id, name: other.name, status: "ended", previousStatus: other.status, verifiedBy: null, statusReason: ENDED_BY_OWNER, at });
+        }
         return true;
       });
     } catch (error) {
@@ -80,7 +103,12 @@ export class PgMailDomainRepository implements MailDomainRepository {
   }
 
   async markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string): Promise<void> {
-    await this.db.query("UPDATE mail_domains SET status = $1, status_reason = $2, checked_at = $3 WHERE id = $4", [status, reason, at, id]);
+    await this.db.tx(async (c) => {
+      const { rows: [before] } = await c.query<ClaimState>("SELECT id, project_id, name, status FROM mail_domains WHERE id = $1 FOR UPDATE", [id]);
+      if (!before) return;
+      await c.query("UPDATE mail_domains SET status = $1, status_reason = $2, checked_at = $3 WHERE id = $4", [status, reason, at, id]);
+      await this.emitChange(c, { id, projectId: before.project_id, name: before.name, status, previousStatus: before.status, verifiedBy: null, statusReason: reason, at });
+    });
   }
 
   async markChecked(id: string, at: string): Promise<void> {

@@ -1,20 +1,41 @@
 // Mail domains on the embedded SQLite store; DKIM private keys sealed with the server key at rest.
+// Every status change emits its `maildomain.status_changed` in the transaction that writes it.
 import type { DatabaseSync } from "node:sqlite";
 import { insertWithinCap } from "../db/capped-insert.ts";
 import { transaction } from "../db/database.ts";
+import type { EventOutbox } from "../events/event-outbox.ts";
 import { prepare } from "../db/statements.ts";
 import type { Tx } from "../db/tx.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { ClaimStatus, MailDomainRecord, MailDomainRepository, NewMailDomain, ProofMethod } from "./maildomain-repository.ts";
 import { ENDED_BY_OWNER, type MailDomainRow, toMailDomain } from "./maildomain-rows.ts";
+import { STATUS_CHANGED_EVENT, statusChangedData, type StatusChange } from "./status-event.ts";
+
+interface ClaimState {
+  id: string;
+  project_id: string;
+  name: string;
+  status: ClaimStatus;
+}
 
 export class SqliteMailDomainRepository implements MailDomainRepository {
   private readonly db: DatabaseSync;
   private readonly secrets: SecretBox;
-  constructor(db: DatabaseSync, secrets: SecretBox) {
+  private readonly events: EventOutbox;
+  constructor(db: DatabaseSync, secrets: SecretBox, events: EventOutbox) {
     this.db = db;
     this.secrets = secrets;
+    this.events = events;
+  }
+
+  private state(id: string): ClaimState | undefined {
+    return prepare(this.db, "SELECT id, project_id, name, status FROM mail_domains WHERE id = ?").get(id) as ClaimState | undefined;
+  }
+
+  /** Inside the transaction of the change: only a status that really moved is an event. */
+  private emitChange(c: StatusChange): void {
+    if (c.status !== c.previousStatus) this.events.emit(c.projectId, STATUS_CHANGED_EVENT, statusChangedData(c));
   }
 
   private one(sql: string, ...params: (string | number)[]): MailDomainRecord | undefined {
@@ -54,22 +75,34 @@ export class SqliteMailDomainRepository implements MailDomainRepository {
 
   async takeOwnership(id: string, method: ProofMethod, at: string): Promise<boolean> {
     return transaction(this.db, () => {
+      const before = this.state(id);
+      if (!before) return false;
       const taken = prepare(this.db,
         `UPDATE mail_domains SET status = 'verified', status_reason = NULL, verified_by = ?, verified_at = CASE WHEN status = 'verified' THEN verified_at ELSE ? END, checked_at = ?
          WHERE id = ? AND status <> 'ended'
            AND NOT EXISTS (SELECT 1 FROM mail_domains o WHERE o.name = mail_domains.name AND o.status = 'verified' AND o.id <> mail_domains.id)`,
       ).run(method, at, at, id);
       if (Number(taken.changes) === 0) return false;
-      prepare(this.db,
-        `UPDATE mail_domains SET status = 'ended', status_reason = ?, checked_at = ?
-         WHERE name = (SELECT name FROM mail_domains WHERE id = ?) AND id <> ? AND status IN ('pending', 'lost')`,
-      ).run(ENDED_BY_OWNER, at, id, id);
+      this.emitChange({ id, projectId: before.project_id, name: before.name, status: "verified", previousStatus: before.status, verifiedBy: method, statusReason: null, at });
+      const others = prepare(this.db, "SELECT id, project_id, name, status FROM mail_domains WHERE name = ? AND id <> ? AND status IN ('pending', 'lost')")
+        .all(before.name, id) as unknown as ClaimState[];
+      const end = prepare(this.db, "UPDATE mail_domains SET status = 'ended', status_reason = ?, checked_at = ? WHERE id = ?");
+      for (const other of others) {
+        end.run(ENDED_BY_OWNER, at, other.id);
+        // Each ended project hears of its own claim only, with the reason its GET shows.
+        this.emitChange({ id: other.id, projectId: other.project_id, name: other.name, status: "ended", previousStatus: other.status, verifiedBy: null, statusReason: ENDED_BY_OWNER, at });
+      }
       return true;
     });
   }
 
   async markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string): Promise<void> {
-    prepare(this.db, "UPDATE mail_domains SET status = ?, status_reason = ?, checked_at = ? WHERE id = ?").run(status, reason, at, id);
+    transaction(this.db, () => {
+      const before = this.state(id);
+      if (!before) return;
+      prepare(this.db, "UPDATE mail_domains SET status = ?, status_reason = ?, checked_at = ? WHERE id = ?").run(status, reason, at, id);
+      this.emitChange({ id, projectId: before.project_id, name: before.name, status, previousStatus: before.status, verifiedBy: null, statusReason: reason, at });
+    });
   }
 
   async markChecked(id: string, at: string): Promise<void> {

@@ -4,6 +4,8 @@
 // resolver (the server's own DNS server by default). A name in a zone another project hosts here
 // can be claimed by that project only. The first claim to prove control owns the name and ends
 // the other open claims; an owner whose proof is gone is `lost` and stops sending and receiving.
+// Every status these checks move is a `maildomain.status_changed` event to the claim's project,
+// written by the repository in the same transaction as the move (decision O7, status-event.ts).
 import type { DnsResolver } from "../dns/resolver.ts";
 import type { DnsRecordRepository } from "../dns/zone-repository.ts";
 import type { MailDomainRecord, MailDomainRepository, ProofMethod } from "./maildomain-repository.ts";

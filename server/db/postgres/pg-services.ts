@@ -56,7 +56,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     limiter: new PgRateLimiter(pg),
     // Its change token moves on ZONES_CHANNEL: the DNS server's cache follows other instances.
     zones: new PgDnsRecordRepository(pg),
-    mailDomains: new PgMailDomainRepository(pg, secrets),
+    mailDomains: new PgMailDomainRepository(pg, secrets, events),
     mailboxes,
     webmail: new PgWebmailRepository(pg),
     webhooks: new PgWebhookRepository(pg, jobs),
