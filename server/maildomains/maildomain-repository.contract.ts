@@ -117,6 +117,18 @@ export function describeMailDomainRepository(backend: BackendName, make: (c: Con
         for (const project of [q, r]) expect(await newEvents(project)).toEqual([]);
       });
 
+      it("the same change written at once from two connections is one event", async () => {
+        const other = make(await store.connect(), secrets);
+        const project = await newProject(store.main, "ev-race");
+        const claim = (await repo.create(domain("race-event.test", project)))!;
+        expect(await repo.takeOwnership(claim.id, "dns", "2026-02-03T00:00:00.000Z")).toBe(true);
+        expect(await newEvents(project)).toHaveLength(1);
+        // A GET and the hourly job finding the proof gone at the same moment, on two instances.
+        await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? repo : other).markUnproven(claim.id, "lost", "gone", "2026-02-03T01:00:00.000Z")));
+        const events = await newEvents(project);
+        expect(events.map((e) => [e.data.previousStatus, e.data.status])).toEqual([["verified", "lost"]]);
+      });
+
       it("the event commits with the change or not at all: an emit that fails leaves the status as it was", async () => {
         const project = await newProject(store.main, "ev-atomic");
         const claim = (await repo.create(domain("atomic.test", project)))!;

@@ -5,6 +5,8 @@
 // with; a re-check that finds the same state sends nothing. On SQLite and on PostgreSQL.
 import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadContract } from "../../test/contract/openapi.ts";
+import { contractValidator, pointer } from "../../test/contract/validator.ts";
 import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { validateRecord } from "../dns/validate-record.ts";
 import { manualClock } from "../jobs/clock.ts";
@@ -14,6 +16,9 @@ import { startReceiver, type TestReceiver } from "../test/receiver.ts";
 
 const HOUR = 3_600_000;
 const EVENT = "maildomain.status_changed";
+// Every body is checked against the event's schema in the generated OpenAPI document.
+const validate = contractValidator(loadContract());
+const bodySchema = pointer("webhooks", EVENT, "post", "requestBody", "content", "application/json", "schema");
 
 interface Delivered {
   path: string;
@@ -83,6 +88,7 @@ describe.each(backends)("mail domain status events on %s", (backend) => {
     const [e] = mine;
     expect(e.headers["x-platform-event"]).toBe(EVENT);
     expect(e.body.type).toBe(EVENT);
+    expect(validate(bodySchema, e.body)).toEqual([]);
     expect(e.headers["x-platform-signature"]).toBe(`sha256=${createHmac("sha256", secrets.get(t.projectId)!).update(e.raw).digest("hex")}`);
     return e.body.data;
   }
