@@ -87,7 +87,7 @@ export async function connectMailDomain(
     claim ??= (await deps.mailDomains.getByName(projectId, name))!;
   }
   if (claim.status === "ended") {
-    await deps.mailDomains.markUnproven(claim.id, "pending", "connected again; checking ownership", new Date(deps.clock.now()).toISOString());
+    await deps.mailDomains.markUnproven(claim.id, "pending", "connected again; checking ownership", new Date(deps.clock.now()).toISOString(), { reopen: true });
     claim = (await deps.mailDomains.getById(claim.id))!;
   }
   const created = await publishRecords(deps.zones, projectId, name, requiredRecords(claim, deps.mailHost));

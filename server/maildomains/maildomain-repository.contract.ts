@@ -56,7 +56,7 @@ export function describeMailDomainRepository(backend: BackendName, make: (c: Con
       await repo.markUnproven(b.id, "lost", "gone", "2026-01-04T00:00:00.000Z");
       expect(await repo.owner("owned.test")).toBeUndefined();
       expect(await repo.takeOwnership(a.id, "hosting", "2026-01-04T00:00:00.000Z")).toBe(false);
-      await repo.markUnproven(a.id, "pending", "connected again", "2026-01-04T00:00:00.000Z");
+      await repo.markUnproven(a.id, "pending", "connected again", "2026-01-04T00:00:00.000Z", { reopen: true });
       expect(await repo.takeOwnership(a.id, "hosting", "2026-01-04T00:00:00.000Z")).toBe(true);
       expect(await repo.getById(b.id)).toMatchObject({ status: "ended" });
     });
@@ -112,9 +112,23 @@ export function describeMailDomainRepository(backend: BackendName, make: (c: Con
         const t3 = "2026-02-01T04:00:00.000Z";
         expect(await repo.takeOwnership(b.id, "hosting", t3)).toBe(true);
         await expectOne(q, { domainId: b.id, domain: "evented.test", status: "verified", previousStatus: "lost", method: "hosting", at: t3 });
-        await repo.markUnproven(a.id, "pending", "connected again; checking ownership", t3);
+        await repo.markUnproven(a.id, "pending", "connected again; checking ownership", t3, { reopen: true });
         await expectOne(p, { domainId: a.id, domain: "evented.test", status: "pending", previousStatus: "ended", reason: "connected again; checking ownership", at: t3 });
         for (const project of [q, r]) expect(await newEvents(project)).toEqual([]);
+      });
+
+      it("an ended claim stays ended under a late check's write (no event); only reopening moves it", async () => {
+        const [p, q] = await Promise.all(["ev-late-p", "ev-late-q"].map((n) => newProject(store.main, n)));
+        const [mine, theirs] = await Promise.all([p, q].map(async (project) => (await repo.create(domain("late.test", project)))!));
+        // The hourly check of `mine` read it pending and is looking up DNS while `theirs` takes the name.
+        expect(await repo.takeOwnership(theirs.id, "dns", "2026-02-04T00:00:00.000Z")).toBe(true);
+        expect((await newEvents(p)).map((e) => e.data.status)).toEqual(["ended"]);
+        await repo.markUnproven(mine.id, "pending", "the verification record is not published: TXT late.test", "2026-02-04T00:00:01.000Z");
+        expect(await repo.getById(mine.id)).toMatchObject({ status: "ended", statusReason: expect.stringContaining("another project") });
+        expect(await newEvents(p)).toEqual([]);
+        await repo.markUnproven(mine.id, "pending", "connected again; checking ownership", "2026-02-04T00:00:02.000Z", { reopen: true });
+        expect(await repo.getById(mine.id)).toMatchObject({ status: "pending" });
+        expect((await newEvents(p)).map((e) => [e.data.previousStatus, e.data.status])).toEqual([["ended", "pending"]]);
       });
 
       it("the same change written at once from two connections is one event", async () => {

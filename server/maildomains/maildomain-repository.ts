@@ -58,8 +58,10 @@ export interface MailDomainRepository {
   /**
    * Records a check of a claim that is not (or no longer) the owner: status and why; a status that
    * moved emits `maildomain.status_changed` in the same transaction (O7), the same one does not.
+   * An ended claim is left as it is (a check that read it before it ended must not revive it)
+   * unless `reopen` (connecting again, O5).
    */
-  markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string): Promise<void>;
+  markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string, options?: { reopen?: boolean }): Promise<void>;
   /** A check that found the owner's proof still in place. */
   markChecked(id: string, at: string): Promise<void>;
   /** Claims whose periodic check chain is missing or overdue (not ended), for the start-up sweep. */
