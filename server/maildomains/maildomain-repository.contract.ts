@@ -131,6 +131,19 @@ export function describeMailDomainRepository(backend: BackendName, make: (c: Con
         expect((await newEvents(p)).map((e) => [e.data.previousStatus, e.data.status])).toEqual([["ended", "pending"]]);
       });
 
+      it("a check's late write is dropped when the claim moved since the check read it (no event)", async () => {
+        const project = await newProject(store.main, "ev-stale");
+        const claim = (await repo.create(domain("stale.test", project)))!;
+        await repo.markUnproven(claim.id, "lost", "the verification record is not published: TXT stale.test", "2026-02-05T00:00:00.000Z");
+        await newEvents(project);
+        // The hourly check read it lost and waits on DNS; a GET meanwhile finds the proof back.
+        expect(await repo.takeOwnership(claim.id, "dns", "2026-02-05T00:00:01.000Z")).toBe(true);
+        expect((await newEvents(project)).map((e) => e.data.status)).toEqual(["verified"]);
+        await repo.markUnproven(claim.id, "lost", "the DNS lookup of stale.test got no answer (ETIMEOUT)", "2026-02-05T00:00:02.000Z", { expected: "lost" });
+        expect(await repo.getById(claim.id)).toMatchObject({ status: "verified" });
+        expect(await newEvents(project)).toEqual([]);
+      });
+
       it("the same change written at once from two connections is one event", async () => {
         const other = make(await store.connect(), secrets);
         const project = await newProject(store.main, "ev-race");

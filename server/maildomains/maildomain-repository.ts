@@ -61,7 +61,11 @@ export interface MailDomainRepository {
    * An ended claim is left as it is (a check that read it before it ended must not revive it)
    * unless `reopen` (connecting again, O5).
    */
-  markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string, options?: { reopen?: boolean }): Promise<void>;
+  /**
+   * `expected`: write only while the claim still has the status the caller read before its DNS
+   * lookup (a check must not undo what a GET or another instance found meanwhile).
+   */
+  markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string, options?: { reopen?: boolean; expected?: ClaimStatus }): Promise<void>;
   /** A check that found the owner's proof still in place. */
   markChecked(id: string, at: string): Promise<void>;
   /** Claims whose periodic check chain is missing or overdue (not ended), for the start-up sweep. */

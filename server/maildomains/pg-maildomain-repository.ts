@@ -102,10 +102,11 @@ export class PgMailDomainRepository implements MailDomainRepository {
     }
   }
 
-  async markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string, options: { reopen?: boolean } = {}): Promise<void> {
+  async markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string, options: { reopen?: boolean; expected?: ClaimStatus } = {}): Promise<void> {
     await this.db.tx(async (c) => {
       const { rows: [before] } = await c.query<ClaimState>("SELECT id, project_id, name, status FROM mail_domains WHERE id = $1 FOR UPDATE", [id]);
       if (!before || (before.status === "ended" && !options.reopen)) return;
+      if (options.expected !== undefined && before.status !== options.expected) return;
       await c.query("UPDATE mail_domains SET status = $1, status_reason = $2, checked_at = $3 WHERE id = $4", [status, reason, at, id]);
       await this.emitChange(c, { id, projectId: before.project_id, name: before.name, status, previousStatus: before.status, verifiedBy: null, statusReason: reason, at });
     });

@@ -96,10 +96,11 @@ export class SqliteMailDomainRepository implements MailDomainRepository {
     });
   }
 
-  async markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string, options: { reopen?: boolean } = {}): Promise<void> {
+  async markUnproven(id: string, status: Exclude<ClaimStatus, "verified">, reason: string, at: string, options: { reopen?: boolean; expected?: ClaimStatus } = {}): Promise<void> {
     transaction(this.db, () => {
       const before = this.state(id);
       if (!before || (before.status === "ended" && !options.reopen)) return;
+      if (options.expected !== undefined && before.status !== options.expected) return;
       prepare(this.db, "UPDATE mail_domains SET status = ?, status_reason = ?, checked_at = ? WHERE id = ?").run(status, reason, at, id);
       this.emitChange({ id, projectId: before.project_id, name: before.name, status, previousStatus: before.status, verifiedBy: null, statusReason: reason, at });
     });

@@ -67,13 +67,13 @@ export async function verifyClaim(deps: VerificationDeps, claim: MailDomainRecor
   switch (proof.kind) {
     case "unknown":
       // One failed lookup must not take sending away from an owner: keep the state, retry later.
-      if (claim.status !== "verified") await deps.mailDomains.markUnproven(claim.id, claim.status, proof.reason, at);
+      if (claim.status !== "verified") await deps.mailDomains.markUnproven(claim.id, claim.status, proof.reason, at, { expected: claim.status });
       break;
     case "hosted-elsewhere":
-      await deps.mailDomains.markUnproven(claim.id, "ended", proof.reason, at);
+      await deps.mailDomains.markUnproven(claim.id, "ended", proof.reason, at, { expected: claim.status });
       break;
     case "absent":
-      await deps.mailDomains.markUnproven(claim.id, claim.status === "verified" || claim.status === "lost" ? "lost" : "pending", proof.reason, at);
+      await deps.mailDomains.markUnproven(claim.id, claim.status === "verified" || claim.status === "lost" ? "lost" : "pending", proof.reason, at, { expected: claim.status });
       break;
     case "proven":
       if (await deps.mailDomains.takeOwnership(claim.id, proof.method, at)) break;
@@ -81,7 +81,7 @@ export async function verifyClaim(deps: VerificationDeps, claim: MailDomainRecor
         if (await deps.mailDomains.takeOwnership(claim.id, proof.method, at)) break;
       }
       await deps.mailDomains.markUnproven(claim.id, claim.status === "lost" ? "lost" : "pending",
-        "another project owns this domain and its proof still holds; this claim takes over if that proof goes", at);
+        "another project owns this domain and its proof still holds; this claim takes over if that proof goes", at, { expected: claim.status });
       break;
   }
   return { claim: (await deps.mailDomains.getById(claim.id)) ?? claim, found: proof.kind };
@@ -92,8 +92,8 @@ async function ownerLostItsProof(deps: VerificationDeps, name: string, at: strin
   const owner = await deps.mailDomains.owner(name);
   if (!owner) return true;
   const proof = await findProof(deps, owner);
-  if (proof.kind === "absent") await deps.mailDomains.markUnproven(owner.id, "lost", proof.reason, at);
-  else if (proof.kind === "hosted-elsewhere") await deps.mailDomains.markUnproven(owner.id, "ended", proof.reason, at);
+  if (proof.kind === "absent") await deps.mailDomains.markUnproven(owner.id, "lost", proof.reason, at, { expected: "verified" });
+  else if (proof.kind === "hosted-elsewhere") await deps.mailDomains.markUnproven(owner.id, "ended", proof.reason, at, { expected: "verified" });
   else return false;
   return true;
 }
