@@ -358,3 +358,107 @@ describe("item 5: a path with a query (OpenAI: `/responses/{response_id}?beta=tr
     expect(failures).toEqual([]);
   });
 });
+
+// Issue 33: parameters serialized by where they go and their style (decision CL10). A server that
+// reads OpenAPI's serializations (and nothing else) answers 400 to anything else, so each misread
+// parameter is a positive_data_acceptance failure. Before: matrix and label path parameters went
+// out bare (`/points/1,2`), path and header objects as JSON text, a `content` query parameter as
+// `filter[a]=1`, and cookie parameters were never sent (a required one made every case a 400).
+describe("issue 33: parameter styles, cookie and content parameters", () => {
+  const ok = { "200": { description: "ok" }, "400": { description: "bad" } };
+  const rgb = {
+    type: "object",
+    required: ["R", "G"],
+    additionalProperties: false,
+    properties: { R: { type: "integer", minimum: 0, maximum: 255 }, G: { type: "integer", minimum: 0, maximum: 255 } },
+  };
+  const doc = {
+    openapi: "3.0.3",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/points/{pt}": {
+        get: {
+          operationId: "matrixPoint",
+          parameters: [{ name: "pt", in: "path", required: true, style: "matrix", schema: { type: "array", minItems: 2, maxItems: 2, items: { type: "integer", minimum: 0, maximum: 9 } } }],
+          responses: ok,
+        },
+      },
+      "/colors/{c}": {
+        get: {
+          operationId: "labelColors",
+          parameters: [{ name: "c", in: "path", required: true, style: "label", explode: true, schema: { type: "array", minItems: 1, maxItems: 3, items: { type: "string", enum: ["red", "green"] } } }],
+          responses: ok,
+        },
+      },
+      "/rgb/{rgb}": {
+        get: {
+          operationId: "simpleObject",
+          parameters: [
+            { name: "rgb", in: "path", required: true, explode: true, schema: rgb },
+            { name: "X-Rgb", in: "header", required: true, schema: rgb },
+          ],
+          responses: ok,
+        },
+      },
+      "/session": {
+        get: {
+          operationId: "cookieAndContent",
+          parameters: [
+            { name: "session", in: "cookie", required: true, schema: { type: "string", enum: ["s1"] } },
+            { name: "filter", in: "query", required: true, content: { "application/json": { schema: rgb } } },
+          ],
+          responses: ok,
+        },
+      },
+    },
+  };
+  const byte = (s: string | undefined) => s !== undefined && /^\d+$/.test(s) && Number(s) <= 255;
+  const isRgb = (o: Record<string, string>) => Object.keys(o).sort().join() === "G,R" && byte(o.R) && byte(o.G);
+  const pairs = (items: string[]) => Object.fromEntries(items.map((x, i, a) => (i % 2 ? [] : [x, a[i + 1]])).filter((e) => e.length));
+  const answer: Answer = (r) => {
+    const url = new URL(r.url, "http://x");
+    if (r.method !== "GET" && r.method !== "HEAD") return { status: 405, headers: { allow: "GET, HEAD" } };
+    let good = false;
+    const seg = decodeURIComponent(url.pathname.split("/")[2] ?? "");
+    if (url.pathname.startsWith("/points/")) good = /^;pt=\d,\d$/.test(seg);
+    else if (url.pathname.startsWith("/colors/")) good = /^(\.(red|green)){1,3}$/.test(seg);
+    else if (url.pathname.startsWith("/rgb/")) {
+      const path = Object.fromEntries(seg.split(",").map((kv) => kv.split("=")));
+      const header = pairs(String(r.headers["x-rgb"] ?? "").split(","));
+      good = isRgb(path) && isRgb(header);
+    } else if (url.pathname === "/session") {
+      let filter: unknown;
+      try {
+        filter = JSON.parse(url.searchParams.get("filter") ?? "");
+      } catch {
+        /* not JSON: refused below */
+      }
+      const f = filter as Record<string, unknown> | undefined;
+      good = /(^|; )session=s1(;|$)/.test(String(r.headers.cookie ?? "")) && f !== null && typeof f === "object" && isRgb(Object.fromEntries(Object.entries(f).map(([k, v]) => [k, Number.isInteger(v) ? String(v) : "x"])));
+    }
+    return { status: good ? 200 : 400 };
+  };
+
+  it("sends matrix, label, simple-object, header-object, cookie and content parameters as OpenAPI spells them", async () => {
+    const { requests, failures } = await runOn(doc, answer, {
+      phases: ["examples", "coverage", "fuzzing"],
+      mode: "positive",
+      checks: ["not_a_server_error", "status_code_conformance", "positive_data_acceptance"],
+    });
+    expect(failures).toEqual([]);
+    for (const op of ["/points/;pt=", "/colors/.", "/rgb/", "/session?filter="]) expect(requests.some((r) => r.url.startsWith(op) || decodeURIComponent(r.url).startsWith(op))).toBe(true);
+    expect(requests.filter((r) => r.url.startsWith("/session")).every((r) => /session=s1/.test(String(r.headers.cookie)))).toBe(true);
+  });
+
+  it("a server that ignores a missing required cookie is caught by negative_data_rejection", async () => {
+    // Answers 200 whatever the Cookie header says: a required cookie it never reads.
+    const ignoresCookie: Answer = (r) => answer({ ...r, headers: { ...r.headers, cookie: "session=s1" } });
+    const { failures } = await runOn(doc, ignoresCookie, {
+      phases: ["coverage"],
+      mode: "negative",
+      checks: ["negative_data_rejection"],
+      includeOperationId: ["cookieAndContent"],
+    });
+    expect(failures).toContainEqual(expect.stringMatching(/^negative_data_rejection cookieAndContent: .*required cookie parameter session missing/));
+  });
+});

@@ -10,8 +10,8 @@ import { serializeParam } from "./request.ts";
 import type { Case, Operation, Parameter } from "./types.ts";
 
 /** The field of a Case that holds a parameter of this location. */
-export function caseField(p: Parameter): "pathParams" | "query" | "headers" {
-  return p.in === "path" ? "pathParams" : p.in === "query" ? "query" : "headers";
+export function caseField(p: Parameter): "pathParams" | "query" | "headers" | "cookies" {
+  return p.in === "path" ? "pathParams" : p.in === "query" ? "query" : p.in === "cookie" ? "cookies" : "headers";
 }
 
 export interface CaseOptions {
@@ -28,7 +28,7 @@ function paramArb(op: Operation, p: Parameter, opts: CaseOptions): fc.Arbitrary<
   if (p.in === "path" && typeof schema === "object" && (schema.type === "string" || !schema.type) && !schema.enum) {
     schema = { ...schema, minLength: Math.max(schema.minLength ?? 0, 1) };
   }
-  return arbitraryFor(schema, { token: p.in === "header" || p.in === "path", pointer: `${parameterPointer(op, p)}/schema` });
+  return arbitraryFor(schema, { token: p.in === "header" || p.in === "path" || p.in === "cookie", pointer: `${parameterPointer(op, p)}/schema` });
 }
 
 /** Where an operation sits in the contract, as a JSON pointer. */
@@ -83,9 +83,11 @@ function buildPositiveCaseArb(op: Operation, opts: CaseOptions): fc.Arbitrary<Ca
       pathParams: paramsRecord(op, "path", { overrides }),
       query: paramsRecord(op, "query", { overrides }),
       headers: paramsRecord(op, "header", { overrides }),
+      cookies: paramsRecord(op, "cookie", { overrides }),
       body,
     })
-    .map((parts) => ({ operationId: op.id, ...parts, hasBody: Boolean(op.body), mode: "positive" as const }));
+    // A case carries `cookies` only where the operation declares some, as before cookies were read.
+    .map(({ cookies, ...parts }) => ({ operationId: op.id, ...parts, ...(op.parameters.some((p) => p.in === "cookie") ? { cookies } : {}), hasBody: Boolean(op.body), mode: "positive" as const }));
   // Re-validation within the generation budget: a part the generators cannot satisfy is named.
   return budgetedFilter(cases, (c) => caseIsValid(op, c), (c) => caseProblem(op, c) ?? operationPointer(op));
 }
@@ -98,14 +100,19 @@ export function caseIsValid(op: Operation, c: Case): boolean {
 /** The pointer of the first part of the case that breaks the contract, if any. */
 export function caseProblem(op: Operation, c: Case): string | undefined {
   for (const p of op.parameters) {
-    const bag = c[caseField(p)];
+    const bag = c[caseField(p)] ?? {};
     const present = p.name in bag && bag[p.name] !== undefined;
     if (!present) {
       if (p.required) return parameterPointer(op, p);
       continue;
     }
-    // An object (deepObject or exploded form) reaches the server as an object of texts.
     const raw = bag[p.name];
+    // A `content` parameter reaches the server as JSON text, which it parses back to the value.
+    if (p.contentType) {
+      if (!(/json/i.test(p.contentType) ? validate(p.schema, raw).valid : validateParam(p.schema, serializeParam(raw)))) return `${parameterPointer(op, p)}/schema`;
+      continue;
+    }
+    // An object (deepObject or exploded form) reaches the server as an object of texts.
     const text = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (asReceivedText(raw) as string) : serializeParam(raw);
     // A path segment is never empty: `/Accounts//Calls` is another route, whatever the schema says.
     if (p.in === "path" && (text === "" || (Array.isArray(text) && text.join("") === ""))) return `${parameterPointer(op, p)}/schema`;

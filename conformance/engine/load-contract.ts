@@ -141,18 +141,24 @@ function buildOperation(b: Build, key: string, method: string, item: any, itemAt
     });
   }
   const parameters: Parameter[] = [...byKey.values()]
-    .filter(({ p }) => p.in === "path" || p.in === "query" || (p.in === "header" && !IGNORED_HEADERS.has(String(p.name).toLowerCase())))
-    .map(({ p, pointer }) => ({
+    .filter(({ p }) => p.in === "path" || p.in === "query" || p.in === "cookie" || (p.in === "header" && !IGNORED_HEADERS.has(String(p.name).toLowerCase())))
+    .map(({ p, pointer }) => {
+      // `content` instead of `schema`: one media type, whose schema the value follows and whose
+      // text (JSON) goes on the wire (param-style.ts, decision CL10).
+      const contentType = p.schema === undefined && p.content && typeof p.content === "object" ? Object.keys(p.content)[0] : undefined;
+      return {
       name: p.name,
       in: p.in,
       required: p.in === "path" ? true : Boolean(p.required),
       schema: (p.schema !== undefined
         ? requestSchema(p.schema, `${pointer}/schema`)
-        : requestSchema(p.content?.["application/json"]?.schema, `${pointer}/content/application~1json/schema`)) ?? {},
-      examples: collectExamples(resolver, p, pointer),
+        : contentType !== undefined ? requestSchema(p.content[contentType]?.schema, `${pointer}/content/${escapePointer(contentType)}/schema`) : undefined) ?? {},
+      examples: collectExamples(resolver, contentType !== undefined ? p.content[contentType] : p, contentType !== undefined ? `${pointer}/content/${escapePointer(contentType)}` : pointer),
+      ...(contentType !== undefined ? { contentType } : {}),
       ...(p.style !== undefined ? { style: String(p.style) } : {}),
       ...(p.explode !== undefined ? { explode: Boolean(p.explode) } : {}),
-    }));
+    };
+    });
   let body: Operation["body"];
   const { node: requestBody, pointer: bodyAt, problem: bodyProblem } = resolver.follow(op.requestBody, `${at}/requestBody`);
   if (bodyProblem) unresolved.push(bodyProblem);

@@ -1,6 +1,7 @@
 // Turns a case into bytes on the wire and back into a `curl` line a person can paste.
 import { cookieHeader } from "./auth.ts";
 import { encodeBody, encodeForm } from "./media-types.ts";
+import { contentText, cookiePairs, headerText, pathText } from "./param-style.ts";
 import type { Case, Operation, PreparedRequest } from "./types.ts";
 
 export function serializeParam(value: unknown): string | string[] | undefined {
@@ -15,8 +16,8 @@ function scalar(v: unknown): string {
   return String(v);
 }
 
-function pathSegment(value: unknown): string {
-  const text = Array.isArray(value) ? value.map(scalar).join(",") : scalar(value);
+/** Percent-encodes one value of a path segment. */
+function segmentValue(text: string): string {
   // URL parsing would collapse "." and ".." segments and send the request to another route.
   return encodeURIComponent(text.toWellFormed()).replace(/\./g, (dot) => (/^\.+$/.test(text) ? "%2E" : dot));
 }
@@ -28,12 +29,18 @@ export interface ExtraAuth {
 }
 
 export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultHeaders: Record<string, string>, auth?: ExtraAuth): PreparedRequest {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_m, name) => pathSegment(c.pathParams[name]));
+  const param = (where: string, name: string) => op.parameters.find((x) => x.in === where && x.name === name);
+  // By each parameter's style (param-style.ts): `simple`, `label` (`.v`), `matrix` (`;id=v`).
+  const path = op.path.replace(/\{([^}]+)\}/g, (_m, name) => pathText(param("path", name), c.pathParams[name], segmentValue));
   const qs = new URLSearchParams(op.fixedQuery);
   const fixed = new Set(qs.keys());
   for (const [k, v] of Object.entries(c.query)) {
     if (v === undefined || fixed.has(k)) continue;
-    const p = op.parameters.find((x) => x.in === "query" && x.name === k);
+    const p = param("query", k);
+    if (p?.contentType) {
+      qs.append(k, contentText(p, v));
+      continue;
+    }
     // Arrays and objects by the parameter's style and explode (default form, exploded), the same
     // rules as form bodies: Stripe's deepObject `automatic_tax[enabled]=true`, `expand[]`...
     if (v !== null && typeof v === "object") {
@@ -49,9 +56,11 @@ export function prepareRequest(baseUrl: string, op: Operation, c: Case, defaultH
   }
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(c.headers)) {
-    const s = serializeParam(v);
-    if (s !== undefined) headers[k.toLowerCase()] = Array.isArray(s) ? s.join(",") : s;
+    if (v !== undefined) headers[k.toLowerCase()] = headerText(param("header", k), v);
   }
+  // Cookie parameters, before the user's -H Cookie (which then wins as a whole) and the credentials.
+  const cookies = Object.entries(c.cookies ?? {}).flatMap(([k, v]) => (v === undefined ? [] : cookiePairs(param("cookie", k), k, v)));
+  if (cookies.length) headers.cookie = cookies.map(([k, v]) => `${k}=${v}`).join("; ");
   // The user's -H and the credentials win over generated header values (the runner does not
   // generate headers the user set: pinnedHeaders).
   for (const [k, v] of Object.entries(defaultHeaders)) headers[k.toLowerCase()] = v;

@@ -2,7 +2,7 @@
 // without pulling in the runner.
 
 export type JsonSchema = Record<string, any> | boolean;
-export type ParamLocation = "path" | "query" | "header";
+export type ParamLocation = "path" | "query" | "header" | "cookie";
 export type Severity = "critical" | "high" | "medium" | "low";
 export type Phase = "examples" | "coverage" | "fuzzing" | "stateful";
 export type Mode = "positive" | "negative" | "all";
@@ -16,6 +16,8 @@ export interface Parameter {
   /** OpenAPI serialization of arrays and objects (query: `form`, `deepObject`...), when declared */
   style?: string;
   explode?: boolean;
+  /** the media type of a parameter declared with `content` instead of `schema`: sent as its text (JSON) */
+  contentType?: string;
 }
 
 export interface MediaSpec {
@@ -96,6 +98,8 @@ export interface Case {
   pathParams: Record<string, unknown>;
   query: Record<string, unknown>;
   headers: Record<string, unknown>;
+  /** cookie parameters (absent on cases built before cookies were read, and where none are declared) */
+  cookies?: Record<string, unknown>;
   body?: unknown;
   hasBody: boolean;
   /**
