@@ -103,7 +103,7 @@ export class SchemaBuilder {
 
   private readonly resolver: RefResolver;
   private readonly view: SchemaView | undefined;
-  /** whether any schema built so far is marked readOnly or writeOnly */
+  /** whether any schema built so far is marked readOnly or writeOnly, or discriminates its branches (request and response views differ) */
   sawAccessMarker = false;
 
   constructor(resolver: RefResolver, view?: SchemaView) {
@@ -197,6 +197,7 @@ export class SchemaBuilder {
         out[k] = Object.fromEntries(Object.entries(map ?? {}).map(([name, s]) => [name, child(s, `${mapAt}/${escapePointer(name)}`, DESCENDS.has(k))]));
       } else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) {
         out[k] = v.map((s, i) => child(s, `${at}/${i}`, DESCENDS.has(k)));
+        if ((k === "oneOf" || k === "anyOf") && this.view === "request") out[k] = discriminated(out[k], v, raw.discriminator, `${at}`);
       } else if (k === "items" && Array.isArray(v)) {
         out.prefixItems = v.map((s, i) => child(s, `${at}/${i}`, true)); // draft 4 tuple form
       } else if (SCHEMA_ONE.has(k) && v && typeof v === "object") {
@@ -206,8 +207,34 @@ export class SchemaBuilder {
     this.open.delete(out);
     dialect(out);
     if (raw.readOnly === true || raw.writeOnly === true) this.sawAccessMarker = true;
+    if (raw.discriminator && (Array.isArray(raw.oneOf) || Array.isArray(raw.anyOf))) this.sawAccessMarker = true;
     if (this.view) sideOf(out, this.view);
   }
+}
+
+/**
+ * A `discriminator` in what the client sends (decision CL11): each `oneOf`/`anyOf` branch written
+ * as a reference carries its discriminating value, the `mapping` keys that name it, else its
+ * schema's name (`#/components/schemas/Cat` -> `Cat`), and in requests that property is required:
+ * a server dispatches on it, so `petType: "xY3"` in the Cat branch (valid JSON Schema when the
+ * branch says only `petType: {type: string}`) is refused by any server that reads the
+ * discriminator. Responses stay judged by the schemas alone. Inline branches have no name and
+ * are left as written.
+ */
+function discriminated(branches: any[], raw: any[], discriminator: any, pointer: string): any[] {
+  const prop = discriminator?.propertyName;
+  if (typeof prop !== "string" || !prop) return branches;
+  const mapping: Record<string, unknown> = discriminator.mapping && typeof discriminator.mapping === "object" ? discriminator.mapping : {};
+  const nameOf = (ref: string) => ref.slice(ref.lastIndexOf("/") + 1).replace(/\.(ya?ml|json)$/i, "");
+  return branches.map((built, i) => {
+    const ref = raw[i]?.$ref;
+    if (typeof ref !== "string" || !built || typeof built !== "object") return built;
+    const keys = Object.entries(mapping).filter(([, target]) => typeof target === "string" && (target === ref || nameOf(target) === nameOf(ref))).map(([key]) => key);
+    const values = keys.length ? keys : [nameOf(ref)];
+    const out = { allOf: [built, { properties: { [prop]: { enum: values } }, required: [prop] }] };
+    pointers.set(out, `${pointer}/${i}`);
+    return out;
+  });
 }
 
 /** The view's reading of readOnly/writeOnly, in place on a node being built (SchemaView). */
