@@ -462,3 +462,103 @@ describe("issue 33: parameter styles, cookie and content parameters", () => {
     expect(failures).toContainEqual(expect.stringMatching(/^negative_data_rejection cookieAndContent: .*required cookie parameter session missing/));
   });
 });
+
+// Issue 33: a discriminator names the branch (decision CL11). Each branch says only
+// `petType: {type: string}`, so JSON Schema alone allows any text there; a server that dispatches
+// on petType (openapi-generator's servers, Jackson, pydantic) refuses anything but the mapping's
+// keys, or the schema's name where the mapping has none.
+describe("issue 33: discriminator values in requests", () => {
+  const pet = (extra: string) => ({
+    type: "object",
+    required: ["petType", extra],
+    properties: { petType: { type: "string" }, [extra]: { type: "boolean" } },
+  });
+  const doc = {
+    openapi: "3.0.3",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/pets": {
+        post: {
+          operationId: "createPet",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  oneOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }, { $ref: "#/components/schemas/Lizard" }],
+                  discriminator: { propertyName: "petType", mapping: { cat: "#/components/schemas/Cat", dog: "Dog" } },
+                },
+              },
+            },
+          },
+          responses: { "200": { description: "ok" }, "400": { description: "bad" } },
+        },
+      },
+    },
+    components: { schemas: { Cat: pet("meows"), Dog: pet("barks"), Lizard: pet("basks") } },
+  };
+  const branchOf: Record<string, string> = { cat: "meows", dog: "barks", Lizard: "basks" };
+  const answer: Answer = (r) => {
+    if (r.method !== "POST") return { status: 405, headers: { allow: "POST" } };
+    let body: any;
+    try {
+      body = JSON.parse(r.body.toString());
+    } catch {
+      return { status: 400 };
+    }
+    const extra = branchOf[body?.petType];
+    return { status: extra && typeof body[extra] === "boolean" ? 200 : 400 };
+  };
+
+  it("sends the mapping's keys (and an unmapped branch's schema name), never another petType", async () => {
+    const { requests, failures } = await runOn(doc, answer, {
+      phases: ["examples", "coverage", "fuzzing"],
+      mode: "positive",
+      checks: ["not_a_server_error", "positive_data_acceptance"],
+    });
+    expect(failures).toEqual([]);
+    const sent = new Set(requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.body.toString()).petType));
+    expect([...sent].sort()).toEqual(["Lizard", "cat", "dog"]);
+  });
+});
+
+// Issue 33: parameter values longer than an HTTP line holds (decision CL12). Discord allows
+// 152,133 characters in a path segment, Adyen 20,000 in a header; the coverage phase sent exactly
+// that, and Node's HTTP parser (this recording server's, Prism's) answered 431 or reset: a
+// critical "no response" or an undocumented status that says nothing about the implementation.
+describe("issue 33: parameters longer than a request line", () => {
+  const doc = {
+    openapi: "3.0.3",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/tokens/{token}": {
+        get: {
+          operationId: "getToken",
+          parameters: [
+            { name: "token", in: "path", required: true, schema: { type: "string", minLength: 1, maxLength: 152133 } },
+            { name: "X-Auth-Proof", in: "header", required: true, schema: { type: "string", minLength: 1, maxLength: 20000 } },
+          ],
+          responses: { "200": { description: "ok" }, "400": { description: "bad" } },
+        },
+      },
+    },
+  };
+  const answer: Answer = (r) => {
+    if (r.method !== "GET" && r.method !== "HEAD") return { status: 405, headers: { allow: "GET, HEAD" } };
+    const token = decodeURIComponent(new URL(r.url, "http://x").pathname.slice("/tokens/".length));
+    const proof = String(r.headers["x-auth-proof"] ?? "");
+    return { status: token.length <= 152133 && proof.length >= 1 && proof.length <= 20000 ? 200 : 400 };
+  };
+
+  it("does not send the maxLength boundary of such parameters, and says so once", async () => {
+    const { result, requests, failures } = await runOn(doc, answer, {
+      phases: ["examples", "coverage", "fuzzing"],
+      mode: "all",
+      checks: ["not_a_server_error", "status_code_conformance", "negative_data_rejection", "positive_data_acceptance"],
+    });
+    expect(failures).toEqual([]);
+    expect(requests.length).toBeGreaterThan(5);
+    expect(requests.filter((r) => r.url.length > 8000 || String(r.headers["x-auth-proof"] ?? "").length > 8000)).toEqual([]);
+    expect(result.ledger.notices).toContainEqual(expect.stringMatching(/^2 parameters allow more than 4096 characters.*getToken path:token \(maxLength 152133\), getToken header:X-Auth-Proof \(maxLength 20000\)$/));
+  });
+});

@@ -3,6 +3,7 @@
 // case per mutation goes out as well.
 import fc from "fast-check";
 import { caseField, caseIsValid, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
+import { tooLongForALine } from "./line-limits.ts";
 import { applyMutation, mutationsFor } from "./mutations.ts";
 import { alternativesOf, formatRange, integerBounds } from "./schema-arbitrary.ts";
 import { notOnThisSide } from "./schema-normalize.ts";
@@ -64,7 +65,8 @@ export function coverageCases(op: Operation, mode: Mode, seed: number, opts: Cas
     for (const p of op.parameters) {
       const bag = caseField(p);
       if (opts.overrides && Object.hasOwn(opts.overrides, p.name)) continue;
-      for (const v of boundaryValues(p.schema)) keep({ ...base, [bag]: { ...base[bag], [p.name]: v } });
+      // A value longer than a request or header line holds never reaches the implementation (line-limits.ts).
+      for (const v of boundaryValues(p.schema)) if (!tooLongForALine(v)) keep({ ...base, [bag]: { ...base[bag], [p.name]: v } });
     }
     // Every branch's properties: boundaries that do not fit the base case's branch are dropped by keep().
     const props: [string, any][] = op.body ? alternativesOf(op.body.schema).flatMap((b: any) => Object.entries<any>(b?.properties ?? {})) : [];

@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { caseField, caseIsValid, operationPointer, positiveCaseArb, type CaseOptions } from "./case-arbitrary.ts";
 import { budgetedFilter } from "./generation-budget.ts";
+import { tooLongForALine } from "./line-limits.ts";
 import { alternativesOf, integerBounds } from "./schema-arbitrary.ts";
 import { notOnThisSide } from "./schema-normalize.ts";
 import type { Case, JsonSchema, Operation, Parameter } from "./types.ts";
@@ -78,7 +79,8 @@ function paramMutations(p: Parameter): Mutation[] {
     });
   }
   // An empty path segment reaches another route (or none), not this operation with a bad value.
-  for (const cand of invalidCandidates(p.schema, true).filter((c) => p.in !== "path" || (c.value !== "" && !/^\s|\s$/.test(String(c.value))))) {
+  // Nor does a value longer than a request or header line holds (line-limits.ts).
+  for (const cand of invalidCandidates(p.schema, true).filter((c) => !tooLongForALine(c.value) && (p.in !== "path" || (c.value !== "" && !/^\s|\s$/.test(String(c.value)))))) {
     out.push({ description: `${p.in} parameter ${p.name}: ${cand.description}`, apply: (c) => ({ ...c, [field]: { ...c[field], [p.name]: cand.value } }) });
   }
   return out;

@@ -1,6 +1,7 @@
 // Orchestrates a run: selects operations and checks, then walks Schemathesis' phases
 // (examples, coverage, fuzzing, stateful) over a worker pool, feeding every exchange to the
 // response checks and recording outcomes in the ledger.
+import { oversizedParametersNotice } from "./line-limits.ts";
 import { allChecks } from "../checks/index.ts";
 import { caseField, caseIsValid, positiveCaseArb } from "./case-arbitrary.ts";
 import { isUnvalidated, type Check, type CheckContext } from "./check-api.ts";
@@ -255,6 +256,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     // What the contract asks that the suite could not honour, by JSON pointer: never silent.
     for (const w of contract.warnings) ledger.notice(`contract ${w.pointer}: ${w.message}`);
     for (const s of unvalidatedSchemas()) ledger.notice(`schema ${s.pointer} cannot be compiled (${s.message}): nothing was validated against it, and the checks that need it report "unvalidated"`);
+    const oversized = oversizedParametersNotice(operations);
+    if (oversized) ledger.notice(oversized);
     const formats = unknownFormats();
     if (formats.length) ledger.notice(`formats the suite does not check (values of these are judged by type only): ${formats.join(", ")}`);
   } finally {
