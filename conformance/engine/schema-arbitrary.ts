@@ -282,6 +282,16 @@ function arrayArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<u
   const maxLength = Math.min(s.maxItems ?? minLength + 3, minLength + 3);
   if (depth >= MAX_DEPTH && minLength === 0) return fc.constant([]);
   const items = depth >= HARD_DEPTH ? fc.constant(null) : deferred(s.items ?? {}, at(opts, "items"), depth + 1);
+  // A 3.1 tuple (`prefixItems`, closed by `items: false`): each position from its own schema, then
+  // the items after it. Drawn from `items` alone, no value passed (decision CL13).
+  if (Array.isArray(s.prefixItems) && s.prefixItems.length) {
+    const n = s.prefixItems.length;
+    const prefix = fc.tuple(...s.prefixItems.map((p: JsonSchema, i: number) => (depth >= HARD_DEPTH ? fc.constant(null) : deferred(p, at(opts, "prefixItems", i), depth + 1))));
+    const restMin = Math.max(0, minLength - n);
+    const restMax = s.items === false ? 0 : Math.max(restMin, Math.min((s.maxItems ?? Infinity) - n, restMin + 2));
+    if (restMax <= 0) return prefix.map((t) => t.slice(0, s.maxItems ?? n));
+    return fc.tuple(prefix, fc.array(items, { minLength: restMin, maxLength: restMax })).map(([a, b]) => [...a, ...b]);
+  }
   if (s.uniqueItems) {
     // Not fc.uniqueArray: it draws until it has minLength distinct items, forever when the items
     // have fewer values (an enum of two under minItems 3). Duplicates are dropped instead, within
@@ -304,7 +314,14 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
     else record[name] = depth >= HARD_DEPTH ? fc.constant(null) : deferred(prop, at(opts, "properties", name), depth + 1);
   }
   for (const name of required) if (!(name in record)) record[name] = anyJson(depth + 1);
-  const declared = fc.record(record, { requiredKeys: required.filter((r) => r in record) }) as fc.Arbitrary<Record<string, unknown>>;
+  // minProperties beyond the required ones: the first optional properties become drawn always.
+  const requiredKeys = required.filter((r) => r in record);
+  const fewest = typeof s.minProperties === "number" ? s.minProperties : 0;
+  const patterned = patternEntries(s, opts, depth, Math.max(0, fewest - Object.keys(record).length));
+  for (const name of Object.keys(record)) if (requiredKeys.length < fewest && !requiredKeys.includes(name)) requiredKeys.push(name);
+  const declared0 = fc.record(record, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;
+  // Names matching `patternProperties` (3.1; also 3.0 tools), with their schemas' values (CL13).
+  const declared = patterned ? fc.tuple(declared0, patterned).map(([obj, more]) => withOwnProperties(obj, more.filter(([k]) => !Object.hasOwn(obj, k)))) : declared0;
   const extra = undeclaredKeys(s);
   if (!extra.length || depth >= MAX_DEPTH) return declared;
   // Where the schema lets undeclared properties through, a valid value may carry some, and the
@@ -314,6 +331,24 @@ function objectArb(s: any, opts: ArbitraryOptions, depth: number): fc.Arbitrary<
     // Not fc.uniqueArray over the names: its uniqueness bookkeeping treats "constructor" as seen.
     .tuple(declared, fc.option(fc.subarray(extra, { minLength: 1, maxLength: 2 }).chain((keys) => fc.tuple(...keys.map((k) => value.map((v): [string, unknown] => [k, v])))), { freq: 3 }))
     .map(([obj, more]) => withOwnProperties(obj, more ?? []));
+}
+
+/**
+ * Entries whose names match one of `patternProperties`' patterns, at least `atLeast` of them
+ * (what minProperties needs beyond the declared properties), or undefined without patterns.
+ */
+function patternEntries(s: any, opts: ArbitraryOptions, depth: number, atLeast: number): fc.Arbitrary<[string, unknown][]> | undefined {
+  if (!s.patternProperties || typeof s.patternProperties !== "object" || depth >= MAX_DEPTH) return undefined;
+  const entries = Object.entries<any>(s.patternProperties).flatMap(([pattern, schema]) => {
+    try {
+      const name = fc.stringMatching(new RegExp(pattern, "u")).filter((k) => k.length > 0 && k.length <= 40);
+      return [fc.tuple(name, deferred(schema, at(opts, "patternProperties", pattern), depth + 1))];
+    } catch {
+      return []; // a pattern fast-check cannot draw from: re-validation decides, as before
+    }
+  });
+  if (!entries.length) return undefined;
+  return fc.array(fc.oneof(...entries), { minLength: atLeast, maxLength: atLeast + 2 });
 }
 
 /** Property names that JSON parsers and object merges get wrong, plus an ordinary one. */
