@@ -54,15 +54,21 @@ export function isSwagger2(text: string): boolean {
   return /^["']?swagger["']?\s*:\s*["']?2\./m.test(text) && !/^["']?openapi["']?\s*:/m.test(text);
 }
 
-/** The first server of the contract, resolved against the contract's URL; else the URL's origin. */
-function serverOf(text: string, location: string): string {
+/**
+ * The first server of the contract, its variables at their defaults (`https://{region}.api.x.com`
+ * with `region: {default: eu}`), resolved against the contract's URL; else the URL's origin.
+ */
+export function serverOf(text: string, location: string): string {
   let doc: any;
   try {
     doc = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text);
   } catch {
     doc = undefined; // the loader reports it
   }
-  const server = doc?.servers?.[0]?.url;
+  const first = doc?.servers?.[0];
+  const variables: Record<string, any> = first?.variables && typeof first.variables === "object" ? first.variables : {};
+  // A variable without a default cannot be filled in: the origin is used, as for no server.
+  const server = typeof first?.url === "string" ? first.url.replace(/\{([^}]+)\}/g, (m: string, name: string) => (Object.hasOwn(variables, name) && variables[name]?.default !== undefined ? String(variables[name].default) : m)) : undefined;
   if (typeof server === "string" && !server.includes("{")) {
     try {
       return new URL(server, location).href.replace(/\/$/, "");
