@@ -359,12 +359,12 @@ describe("item 5: a path with a query (OpenAI: `/responses/{response_id}?beta=tr
   });
 });
 
-// Issue 33: parameters serialized by where they go and their style (decision CL10). A server that
+// Contracts outside the corpus: parameters serialized by where they go and their style (decision CL10). A server that
 // reads OpenAPI's serializations (and nothing else) answers 400 to anything else, so each misread
 // parameter is a positive_data_acceptance failure. Before: matrix and label path parameters went
 // out bare (`/points/1,2`), path and header objects as JSON text, a `content` query parameter as
 // `filter[a]=1`, and cookie parameters were never sent (a required one made every case a 400).
-describe("issue 33: parameter styles, cookie and content parameters", () => {
+describe("unseen contracts: parameter styles, cookie and content parameters", () => {
   const ok = { "200": { description: "ok" }, "400": { description: "bad" } };
   const rgb = {
     type: "object",
@@ -463,11 +463,11 @@ describe("issue 33: parameter styles, cookie and content parameters", () => {
   });
 });
 
-// Issue 33: a discriminator names the branch (decision CL11). Each branch says only
+// Contracts outside the corpus: a discriminator names the branch (decision CL11). Each branch says only
 // `petType: {type: string}`, so JSON Schema alone allows any text there; a server that dispatches
 // on petType (openapi-generator's servers, Jackson, pydantic) refuses anything but the mapping's
 // keys, or the schema's name where the mapping has none.
-describe("issue 33: discriminator values in requests", () => {
+describe("unseen contracts: discriminator values in requests", () => {
   const pet = (extra: string) => ({
     type: "object",
     required: ["petType", extra],
@@ -520,13 +520,39 @@ describe("issue 33: discriminator values in requests", () => {
     const sent = new Set(requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.body.toString()).petType));
     expect([...sent].sort()).toEqual(["Lizard", "cat", "dog"]);
   });
+
+  it("leaves a branch that fixes the property itself alone (OpenAI's messages: role enum, no mapping)", async () => {
+    const message = (role: string) => ({ type: "object", required: ["role"], properties: { role: { type: "string", enum: [role] } } });
+    const messages = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/messages": {
+          post: {
+            operationId: "postMessage",
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/DeveloperMessage" }, { $ref: "#/components/schemas/UserMessage" }], discriminator: { propertyName: "role" } } } },
+            },
+            responses: { "200": { description: "ok" }, "400": { description: "bad" } },
+          },
+        },
+      },
+      components: { schemas: { DeveloperMessage: message("developer"), UserMessage: message("user") } },
+    };
+    const roles: Answer = (r) => (r.method !== "POST" ? { status: 405, headers: { allow: "POST" } } : { status: ["developer", "user"].includes(JSON.parse(r.body.toString()).role) ? 200 : 400 });
+    const { result, requests, failures } = await runOn(messages, roles, { phases: ["coverage", "fuzzing"], mode: "positive", checks: ["positive_data_acceptance"] });
+    expect(failures).toEqual([]);
+    expect(result.ledger.notices).toEqual([]);
+    expect(new Set(requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.body.toString()).role))).toEqual(new Set(["developer", "user"]));
+  });
 });
 
-// Issue 33: parameter values longer than an HTTP line holds (decision CL12). Discord allows
+// Contracts outside the corpus: parameter values longer than an HTTP line holds (decision CL12). Discord allows
 // 152,133 characters in a path segment, Adyen 20,000 in a header; the coverage phase sent exactly
 // that, and Node's HTTP parser (this recording server's, Prism's) answered 431 or reset: a
 // critical "no response" or an undocumented status that says nothing about the implementation.
-describe("issue 33: parameters longer than a request line", () => {
+describe("unseen contracts: parameters longer than a request line", () => {
   const doc = {
     openapi: "3.0.3",
     info: { title: "t", version: "1" },

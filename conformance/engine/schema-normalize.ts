@@ -219,7 +219,9 @@ export class SchemaBuilder {
  * a server dispatches on it, so `petType: "xY3"` in the Cat branch (valid JSON Schema when the
  * branch says only `petType: {type: string}`) is refused by any server that reads the
  * discriminator. Responses stay judged by the schemas alone. Inline branches have no name and
- * are left as written.
+ * are left as written, and so is a branch that fixes the property itself (`role: {enum:
+ * [developer]}`, OpenAI's messages, whose discriminator has no mapping): its own value is the one
+ * the contract means, not the schema name.
  */
 function discriminated(branches: any[], raw: any[], discriminator: any, pointer: string): any[] {
   const prop = discriminator?.propertyName;
@@ -228,13 +230,22 @@ function discriminated(branches: any[], raw: any[], discriminator: any, pointer:
   const nameOf = (ref: string) => ref.slice(ref.lastIndexOf("/") + 1).replace(/\.(ya?ml|json)$/i, "");
   return branches.map((built, i) => {
     const ref = raw[i]?.$ref;
-    if (typeof ref !== "string" || !built || typeof built !== "object") return built;
+    if (typeof ref !== "string" || !built || typeof built !== "object" || fixesProperty(built, prop, new Set())) return built;
     const keys = Object.entries(mapping).filter(([, target]) => typeof target === "string" && (target === ref || nameOf(target) === nameOf(ref))).map(([key]) => key);
     const values = keys.length ? keys : [nameOf(ref)];
     const out = { allOf: [built, { properties: { [prop]: { enum: values } }, required: [prop] }] };
     pointers.set(out, `${pointer}/${i}`);
     return out;
   });
+}
+
+/** Whether a built schema (or one of its allOf parts) already pins a property to an enum or const. */
+function fixesProperty(schema: any, prop: string, seen: Set<object>): boolean {
+  if (!schema || typeof schema !== "object" || seen.has(schema)) return false;
+  seen.add(schema);
+  const own = schema.properties?.[prop];
+  if (own && typeof own === "object" && ("const" in own || Array.isArray(own.enum) || (Array.isArray(own.allOf) && own.allOf.some((p: any) => p && ("const" in p || Array.isArray(p.enum)))))) return true;
+  return Array.isArray(schema.allOf) && schema.allOf.some((part: any) => fixesProperty(part, prop, seen));
 }
 
 /** The view's reading of readOnly/writeOnly, in place on a node being built (SchemaView). */
