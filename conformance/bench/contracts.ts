@@ -35,6 +35,14 @@ const CONTRACTS = [
   "asana_oas.yaml.gz",
   // paths with a fragment (`/files/{file_id}#get_shared_link`)
   "box-openapi.json.gz",
+  // contracts outside the corpus (CL10-CL13): OpenAPI 3.1 with `const` (659), `type` arrays with null (904), contentEncoding, multipart
+  "discord-openapi.json.gz",
+  // OpenAPI 3.1, discriminator mappings, nullable type arrays
+  "adyen-BalancePlatformService-v2.json.gz",
+  // OpenAPI 3.1 with `webhooks`, an image response, examples maps
+  "museum-openapi.yaml.gz",
+  // the Swagger 2.0 lineage: XML bodies and responses, forms, octet-stream uploads
+  "petstore3-openapi.yaml.gz",
 ];
 
 const { values: args } = parseArgs({
@@ -147,6 +155,11 @@ async function measureOne(archive: string): Promise<Row> {
     // BENCH_SHOW=failures: every failure on stderr, to be read (what the table only counts).
     if (process.env.BENCH_SHOW?.split(",").includes("failures"))
       for (const f of result.ledger.failures) console.error(JSON.stringify({ check: f.check, operation: f.operation, status: f.status, message: f.message.slice(0, 400), expected: f.expected?.slice(0, 300), got: f.got?.slice(0, 300), request: `${f.request.method} ${f.request.url}` }));
+    // BENCH_SHOW=warnings: every WARNING line and warning-level finding, to be read as well.
+    if (process.env.BENCH_SHOW?.split(",").includes("warnings")) {
+      for (const n of result.ledger.notices) console.error(JSON.stringify({ warning: n.slice(0, 600) }));
+      for (const w of result.ledger.warnings) console.error(JSON.stringify({ warning: w.check, operation: w.operation, message: w.message.slice(0, 400) }));
+    }
     const own = ownRequests();
     return {
       contract: path.basename(archive),

@@ -12,9 +12,26 @@ export function ownRequests(): Set<string> {
   return own;
 }
 
-function refusedByServer(ex: Exchange): boolean {
+/**
+ * Prism's request violations. Where the operation documents a 400/422 (or 4XX), Prism answers
+ * with that response, not its own problem type, and says why only in the `sl-violations` header
+ * (seen on Redocly's museum and Discord): counting only the problem type missed those.
+ */
+function prismViolations(ex: Exchange): boolean {
+  const header = ex.response.headers["sl-violations"];
+  if (ex.response.status < 400 || !header) return false;
+  try {
+    const list = JSON.parse(header);
+    return Array.isArray(list) && list.some((v) => v?.severity === "Error" || v?.severity === 0);
+  } catch {
+    return false;
+  }
+}
+
+export function refusedByServer(ex: Exchange): boolean {
   const body: any = ex.response.json;
   if (typeof body?.type === "string" && body.type.startsWith("https://stoplight.io/prism/errors#")) return true;
+  if (prismViolations(ex)) return true;
   return body?.code === "fixture_cannot_synthesize" || (ex.response.status === 400 && body?.code === "invalid_request");
 }
 
