@@ -1,4 +1,4 @@
-// Issue 33: 2020-12 keywords of OpenAPI 3.1 contracts the generators did not draw from (decision
+// Contracts outside the corpus: 2020-12 keywords of OpenAPI 3.1 contracts the generators did not draw from (decision
 // CL13). A tuple (`prefixItems`, closed by `items: false`) was drawn from `items` alone, and an
 // object whose only allowed names come from `patternProperties` under `minProperties` was drawn
 // empty: no value passed re-validation, so the operation was skipped with a WARNING. Each schema
