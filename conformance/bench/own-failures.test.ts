@@ -22,3 +22,25 @@ describe("refusedByServer", () => {
     expect(refusedByServer(exchange(200, { "sl-violations": JSON.stringify([{ severity: "Error" }]) }, {}))).toBe(false);
   });
 });
+
+describe("the hook", () => {
+  it("counts a refused case the suite called valid, not one holding a server's id that breaks the schema", async () => {
+    const { default: hooks, ownRequests } = await import("./own-failures.ts");
+    const op = {
+      id: "deleteCommand",
+      method: "DELETE",
+      path: "/commands/{id}",
+      tags: [],
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", pattern: "^[0-9]+$" }, examples: [] }],
+      responses: [],
+      security: [],
+      raw: {},
+    };
+    const refused = { status: 422, headers: { "sl-violations": JSON.stringify([{ severity: "Error" }]) }, json: {}, text: "{}", isJson: true };
+    const send = (id: string) =>
+      hooks.after["*"]({ operation: op, case: { operationId: op.id, pathParams: { id }, query: {}, headers: {}, hasBody: false, mode: "positive" }, request: { method: "DELETE", url: `/commands/${id}`, headers: {} }, response: refused, phase: "coverage", keyRole: "default" } as unknown as Exchange);
+    send("123");
+    send("string");
+    expect([...ownRequests()].filter((k) => k.startsWith("DELETE /commands/"))).toEqual(["DELETE /commands/123 "]);
+  });
+});
