@@ -588,3 +588,37 @@ describe("unseen contracts: parameters longer than a request line", () => {
     expect(result.ledger.notices).toContainEqual(expect.stringMatching(/^2 parameters allow more than 4096 characters.*getToken path:token \(maxLength 152133\), getToken header:X-Auth-Proof \(maxLength 20000\)$/));
   });
 });
+
+// Box: `digest` and `boxapi` are required headers of `type: string`; the suite sent them empty,
+// which Prism (like many stacks) reads as a missing header and refuses. A required header or
+// cookie is never sent empty in a valid case (decision CL10), as a path segment never is.
+describe("unseen contracts: a required header is never empty in a valid case", () => {
+  const doc = {
+    openapi: "3.0.3",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/commit": {
+        post: {
+          operationId: "commit",
+          parameters: [
+            { name: "digest", in: "header", required: true, schema: { type: "string" } },
+            { name: "session", in: "cookie", required: true, schema: { type: "string" } },
+          ],
+          responses: { "200": { description: "ok" }, "400": { description: "bad" } },
+        },
+      },
+    },
+  };
+  // Reads an empty header or cookie as absent, as Prism does.
+  const answer: Answer = (r) => {
+    if (r.method !== "POST") return { status: 405, headers: { allow: "POST" } };
+    const cookie = /(?:^|; )session=([^;]*)/.exec(String(r.headers.cookie ?? ""))?.[1] ?? "";
+    return { status: String(r.headers.digest ?? "") !== "" && cookie !== "" ? 200 : 400 };
+  };
+
+  it("sends no valid case with an empty required header or cookie", async () => {
+    const { requests, failures } = await runOn(doc, answer, { phases: ["examples", "coverage", "fuzzing"], mode: "positive", maxExamples: 30, checks: ["positive_data_acceptance"] });
+    expect(failures).toEqual([]);
+    expect(requests.filter((r) => r.method === "POST").length).toBeGreaterThan(5);
+  });
+});

@@ -46,7 +46,7 @@ export default {
       if (!ex.probe && ex.case.mode === "positive" && ex.keyRole === "default" && refusedByServer(ex) && caseIsValid(ex.operation, ex.case)) {
         own.add(requestKey(ex.request));
         // BENCH_SHOW=own: each of them on stderr, so the suite's mistakes can be read, not only counted.
-        if (process.env.BENCH_SHOW?.split(",").includes("own")) console.error(JSON.stringify({ own: requestKey(ex.request), status: ex.response.status, headers: ex.request.headers, answer: ex.response.text.slice(0, 600) }));
+        if (process.env.BENCH_SHOW?.split(",").includes("own")) console.error(JSON.stringify({ own: requestKey(ex.request), status: ex.response.status, headers: ex.request.headers, answer: ex.response.text.slice(0, 600), violations: ex.response.headers["sl-violations"]?.slice(0, 600) }));
       }
     },
   },

@@ -25,10 +25,17 @@ function paramArb(op: Operation, p: Parameter, opts: CaseOptions): fc.Arbitrary<
   let schema: any = p.schema;
   // An empty path segment changes the route, not the value: it tests the router, not the operation.
   // Also under a format the suite does not know (`iso-country-code`), which constrains nothing here.
-  if (p.in === "path" && typeof schema === "object" && (schema.type === "string" || !schema.type) && !schema.enum) {
+  // An empty required header or cookie is read as absent by many stacks (Prism refused Box's
+  // `digest: ` and `boxapi: ` as missing): it tests that reading, not the operation (CL10).
+  if (mustNotBeEmpty(p) && typeof schema === "object" && (schema.type === "string" || !schema.type) && !schema.enum) {
     schema = { ...schema, minLength: Math.max(schema.minLength ?? 0, 1) };
   }
   return arbitraryFor(schema, { token: p.in === "header" || p.in === "path" || p.in === "cookie", pointer: `${parameterPointer(op, p)}/schema` });
+}
+
+/** Path parameters, and required header and cookie parameters: never sent empty in valid cases. */
+function mustNotBeEmpty(p: Parameter): boolean {
+  return p.in === "path" || (p.required && (p.in === "header" || p.in === "cookie"));
 }
 
 /** Where an operation sits in the contract, as a JSON pointer. */
@@ -115,8 +122,9 @@ export function caseProblem(op: Operation, c: Case): string | undefined {
     }
     // An object (deepObject or exploded form) reaches the server as an object of texts.
     const text = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (asReceivedText(raw) as string) : serializeParam(raw);
-    // A path segment is never empty: `/Accounts//Calls` is another route, whatever the schema says.
-    if (p.in === "path" && (text === "" || (Array.isArray(text) && text.join("") === ""))) return `${parameterPointer(op, p)}/schema`;
+    // A path segment is never empty: `/Accounts//Calls` is another route, whatever the schema says;
+    // nor is a required header or cookie (read as absent by many stacks).
+    if (mustNotBeEmpty(p) && (text === "" || (Array.isArray(text) && text.join("") === ""))) return `${parameterPointer(op, p)}/schema`;
     if (!validateParam(p.schema, text)) return `${parameterPointer(op, p)}/schema`;
   }
   if (op.body) {
