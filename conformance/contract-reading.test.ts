@@ -17,6 +17,8 @@ import {
   type RecordingServer,
 } from "./fixtures/recording-server.ts";
 import { run, type RunOptions } from "./engine/runner.ts";
+import { loadContract } from "./engine/load-contract.ts";
+import { validate } from "./engine/validator.ts";
 
 let server: RecordingServer | undefined;
 afterEach(async () => {
@@ -519,6 +521,17 @@ describe("unseen contracts: discriminator values in requests", () => {
     expect(failures).toEqual([]);
     const sent = new Set(requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.body.toString()).petType));
     expect([...sent].sort()).toEqual(["Lizard", "cat", "dog"]);
+  });
+
+  it("judges bodies by the schemas alone: one matching two branches is no valid oneOf value", async () => {
+    // Cat and Dog both allow undeclared properties: {petType: "cat", meows, barks} matches both.
+    // Drawn with the discriminator, judged without it (OpenAPI 3.1.1: it does not change validation).
+    const spec = path.join(await mkdtemp(path.join(tmpdir(), "reading-")), "openapi.json");
+    await writeFile(spec, JSON.stringify(doc));
+    const contract = await loadContract(spec);
+    const op = contract.operations.find((o) => o.id === "createPet")!;
+    expect(validate(op.body!.schema, { petType: "cat", meows: true, barks: false }).valid).toBe(false);
+    expect(validate(op.body!.schema, { petType: "cat", meows: true }).valid).toBe(true);
   });
 
   it("leaves a branch that fixes the property itself alone (OpenAI's messages: role enum, no mapping)", async () => {

@@ -18,12 +18,11 @@ export interface DocumentSet {
   docs: Map<string, unknown>;
   /** documents a reference names that could not be read or parsed: why */
   errors: Map<string, string>;
-  /** whether any document's text says readOnly, writeOnly or discriminator (else one schema view serves both sides) */
+  /** whether any document's text says readOnly or writeOnly (else one schema view serves both sides) */
   marksAccess: boolean;
 }
 
-// A discriminator also reads differently in requests (schema-normalize.ts, decision CL11).
-const ACCESS = /\b(?:readOnly|writeOnly|discriminator)\b/;
+const ACCESS = /\b(?:readOnly|writeOnly)\b/;
 
 /** How many documents are read at once (files or URLs). */
 const PARALLEL = 16;

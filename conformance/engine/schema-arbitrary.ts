@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { budgetedFilter, pointerToken } from "./generation-budget.ts";
 import { boundPattern } from "./pattern-bounds.ts";
+import { discriminatorHint, fixesProperty } from "./schema-normalize.ts";
 import type { JsonSchema } from "./types.ts";
 
 export interface ArbitraryOptions {
@@ -88,7 +89,13 @@ export function arbitraryFor(schema: JsonSchema, opts: ArbitraryOptions = {}, de
     const keyword = s.oneOf ? "oneOf" : "anyOf";
     const indexed = branches.map((b: any, i: number) => [b, i] as const);
     const scalar = depth >= MAX_DEPTH ? indexed.filter(([b]) => isScalar(b)) : [];
-    return fc.oneof(...(scalar.length ? scalar : indexed).map(([b, i]) => new Deferred(() => arbitraryFor(mergeAllOf({ allOf: [rest, b] }), at(opts, keyword, i), depth))));
+    // A discriminator's value for the branch, present, unless the branch pins it itself (CL11).
+    const hint = discriminatorHint(s);
+    const named = (b: any, i: number) => {
+      const values = hint?.values[i];
+      return values && !fixesProperty(b, hint!.property) ? [{ properties: { [hint!.property]: { enum: values } }, required: [hint!.property] }] : [];
+    };
+    return fc.oneof(...(scalar.length ? scalar : indexed).map(([b, i]) => new Deferred(() => arbitraryFor(mergeAllOf({ allOf: [rest, b, ...named(b, i)] }), at(opts, keyword, i), depth))));
   }
   let type = s.type;
   if (Array.isArray(type)) {

@@ -103,7 +103,7 @@ export class SchemaBuilder {
 
   private readonly resolver: RefResolver;
   private readonly view: SchemaView | undefined;
-  /** whether any schema built so far is marked readOnly or writeOnly, or discriminates its branches (request and response views differ) */
+  /** whether any schema built so far is marked readOnly or writeOnly */
   sawAccessMarker = false;
 
   constructor(resolver: RefResolver, view?: SchemaView) {
@@ -197,7 +197,7 @@ export class SchemaBuilder {
         out[k] = Object.fromEntries(Object.entries(map ?? {}).map(([name, s]) => [name, child(s, `${mapAt}/${escapePointer(name)}`, DESCENDS.has(k))]));
       } else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) {
         out[k] = v.map((s, i) => child(s, `${at}/${i}`, DESCENDS.has(k)));
-        if ((k === "oneOf" || k === "anyOf") && this.view === "request") out[k] = discriminated(out[k], v, raw.discriminator, `${at}`);
+        if ((k === "oneOf" || k === "anyOf") && raw.discriminator) noteDiscriminator(out, v, raw.discriminator);
       } else if (k === "items" && Array.isArray(v)) {
         out.prefixItems = v.map((s, i) => child(s, `${at}/${i}`, true)); // draft 4 tuple form
       } else if (SCHEMA_ONE.has(k) && v && typeof v === "object") {
@@ -207,40 +207,47 @@ export class SchemaBuilder {
     this.open.delete(out);
     dialect(out);
     if (raw.readOnly === true || raw.writeOnly === true) this.sawAccessMarker = true;
-    if (raw.discriminator && (Array.isArray(raw.oneOf) || Array.isArray(raw.anyOf))) this.sawAccessMarker = true;
     if (this.view) sideOf(out, this.view);
   }
 }
 
 /**
- * A `discriminator` in what the client sends (decision CL11): each `oneOf`/`anyOf` branch written
- * as a reference carries its discriminating value, the `mapping` keys that name it, else its
- * schema's name (`#/components/schemas/Cat` -> `Cat`), and in requests that property is required:
- * a server dispatches on it, so `petType: "xY3"` in the Cat branch (valid JSON Schema when the
- * branch says only `petType: {type: string}`) is refused by any server that reads the
- * discriminator. Responses stay judged by the schemas alone. Inline branches have no name and
- * are left as written, and so is a branch that fixes the property itself (`role: {enum:
- * [developer]}`, OpenAI's messages, whose discriminator has no mapping): its own value is the one
- * the contract means, not the schema name.
+ * A `discriminator` over `oneOf`/`anyOf` branches (decision CL11): which value of its property
+ * names each branch written as a reference, the `mapping` keys that point at it, else its schema's
+ * name (`#/components/schemas/Cat` -> `Cat`). Generation only (schema-arbitrary.ts draws each
+ * branch with its value and the property present): servers dispatch on it, so `petType: "xY3"` in
+ * the Cat branch (valid JSON Schema when the branch says only `petType: {type: string}`) is
+ * refused by them. Validation is the schemas' alone (OpenAPI 3.1.1: the discriminator does not
+ * change it), so a value that matches two branches is still no valid `oneOf` value.
  */
-function discriminated(branches: any[], raw: any[], discriminator: any, pointer: string): any[] {
-  const prop = discriminator?.propertyName;
-  if (typeof prop !== "string" || !prop) return branches;
+export interface DiscriminatorHint {
+  property: string;
+  /** per branch, the values that name it (undefined for an inline branch) */
+  values: (string[] | undefined)[];
+}
+
+const discriminators = new WeakMap<object, DiscriminatorHint>();
+
+export function discriminatorHint(schema: unknown): DiscriminatorHint | undefined {
+  return schema && typeof schema === "object" ? discriminators.get(schema) : undefined;
+}
+
+function noteDiscriminator(out: object, raw: any[], discriminator: any): void {
+  const property = discriminator?.propertyName;
+  if (typeof property !== "string" || !property) return;
   const mapping: Record<string, unknown> = discriminator.mapping && typeof discriminator.mapping === "object" ? discriminator.mapping : {};
   const nameOf = (ref: string) => ref.slice(ref.lastIndexOf("/") + 1).replace(/\.(ya?ml|json)$/i, "");
-  return branches.map((built, i) => {
-    const ref = raw[i]?.$ref;
-    if (typeof ref !== "string" || !built || typeof built !== "object" || fixesProperty(built, prop, new Set())) return built;
+  const values = raw.map((branch) => {
+    const ref = branch?.$ref;
+    if (typeof ref !== "string") return undefined;
     const keys = Object.entries(mapping).filter(([, target]) => typeof target === "string" && (target === ref || nameOf(target) === nameOf(ref))).map(([key]) => key);
-    const values = keys.length ? keys : [nameOf(ref)];
-    const out = { allOf: [built, { properties: { [prop]: { enum: values } }, required: [prop] }] };
-    pointers.set(out, `${pointer}/${i}`);
-    return out;
+    return keys.length ? keys : [nameOf(ref)];
   });
+  discriminators.set(out, { property, values });
 }
 
 /** Whether a built schema (or one of its allOf parts) already pins a property to an enum or const. */
-function fixesProperty(schema: any, prop: string, seen: Set<object>): boolean {
+export function fixesProperty(schema: any, prop: string, seen = new Set<object>()): boolean {
   if (!schema || typeof schema !== "object" || seen.has(schema)) return false;
   seen.add(schema);
   const own = schema.properties?.[prop];
