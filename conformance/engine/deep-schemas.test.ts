@@ -42,3 +42,19 @@ describe("deep schemas", () => {
     expect(values.filter((v) => !validate(account, v).valid)).toEqual([]);
   });
 });
+
+describe("alternatives", () => {
+  it("a branch that cannot be drawn gives way to one that can (Box's pattern '.^'), instead of failing every draw", () => {
+    const schema = { anyOf: [{ type: "string", pattern: ".^" }, { type: "integer", minimum: 1, maximum: 9 }] };
+    const values = fc.sample(arbitraryFor(schema as never, {}, 0), { seed: 11, numRuns: 40 });
+    expect(values.every((v) => Number.isInteger(v))).toBe(true);
+    expect(values.filter((v) => !validate(schema as never, v).valid)).toEqual([]);
+  });
+
+  it("a draw whose branch works is unchanged by the fallback", () => {
+    const schema = { oneOf: [{ type: "string", maxLength: 3 }, { type: "boolean" }] };
+    const a = fc.sample(arbitraryFor(schema as never, {}, 0), { seed: 5, numRuns: 30 });
+    const b = fc.sample(fc.oneof(arbitraryFor({ type: "string", maxLength: 3 } as never, {}, 0), arbitraryFor({ type: "boolean" } as never, {}, 0)), { seed: 5, numRuns: 30 });
+    expect(a).toEqual(b);
+  });
+});

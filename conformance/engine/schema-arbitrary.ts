@@ -2,7 +2,7 @@
 // be perfect: callers re-validate and filter, so exotic combinations (oneOf exclusivity, patterns
 // combined with lengths) cost retries, never false failures.
 import fc from "fast-check";
-import { budgetedFilter, pointerToken } from "./generation-budget.ts";
+import { budgetedFilter, GenerationBudgetExceeded, pointerToken } from "./generation-budget.ts";
 import { boundPattern } from "./pattern-bounds.ts";
 import { discriminatorHint, fixesProperty } from "./schema-normalize.ts";
 import type { JsonSchema } from "./types.ts";
@@ -31,6 +31,53 @@ const HARD_DEPTH = MAX_DEPTH * 3;
 
 /** Whether a branch is drawn without nesting: the cheap way out of a deep `anyOf` (Stripe's expandable `string | object`). */
 const isScalar = (b: any) => b === true || (b && typeof b === "object" && !b.properties && !b.items && !b.allOf && !b.anyOf && !b.oneOf && !["object", "array"].includes(b.type) && !(Array.isArray(b.type) && b.type.some((t: string) => t === "object" || t === "array")));
+
+/**
+ * `fc.oneof` over the branches of an `anyOf`/`oneOf` (or a `type` array), where a branch that cannot
+ * be drawn (its generation budget ran out: Box's `pattern: ".^"`) gives way to the next branch that
+ * can, instead of failing every draw that picks it and so skipping the whole operation. A draw that
+ * picks a branch which works is unchanged (same random stream, same value).
+ */
+function alternatives(branches: fc.Arbitrary<unknown>[]): fc.Arbitrary<unknown> {
+  if (branches.length === 1) return branches[0];
+  const dead = new Set<number>();
+  return fc.oneof(...branches.map((_, own) => new Fallback(branches, own, dead)));
+}
+
+class Fallback extends fc.Arbitrary<unknown> {
+  private readonly all: fc.Arbitrary<unknown>[];
+  private readonly own: number;
+  private readonly dead: Set<number>;
+  constructor(all: fc.Arbitrary<unknown>[], own: number, dead: Set<number>) {
+    super();
+    this.all = all;
+    this.own = own;
+    this.dead = dead;
+  }
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<unknown> {
+    let first: GenerationBudgetExceeded | undefined;
+    for (const j of [this.own, ...this.all.keys()]) {
+      if (this.dead.has(j)) continue;
+      try {
+        const v = this.all[j].generate(mrng, biasFactor);
+        return new fc.Value(v.value, { branch: j, context: v.context });
+      } catch (error) {
+        if (!(error instanceof GenerationBudgetExceeded)) throw error;
+        this.dead.add(j);
+        first ??= error;
+      }
+    }
+    throw first ?? new GenerationBudgetExceeded("#", 0);
+  }
+  canShrinkWithoutContext(_value: unknown): _value is unknown {
+    return false;
+  }
+  shrink(value: unknown, context: unknown): fc.Stream<fc.Value<unknown>> {
+    const c = context as { branch: number; context: unknown } | undefined;
+    if (!c) return fc.Stream.nil();
+    return this.all[c.branch].shrink(value, c.context).map((v) => new fc.Value(v.value, { branch: c.branch, context: v.context }));
+  }
+}
 
 let built = 0;
 /** How many schema nodes have been turned into arbitraries so far (tests bound it). */
@@ -95,11 +142,11 @@ export function arbitraryFor(schema: JsonSchema, opts: ArbitraryOptions = {}, de
       const values = hint?.values[i];
       return values && !fixesProperty(b, hint!.property) ? [{ properties: { [hint!.property]: { enum: values } }, required: [hint!.property] }] : [];
     };
-    return fc.oneof(...(scalar.length ? scalar : indexed).map(([b, i]) => new Deferred(() => arbitraryFor(mergeAllOf({ allOf: [rest, b, ...named(b, i)] }), at(opts, keyword, i), depth))));
+    return alternatives((scalar.length ? scalar : indexed).map(([b, i]) => new Deferred(() => arbitraryFor(mergeAllOf({ allOf: [rest, b, ...named(b, i)] }), at(opts, keyword, i), depth))));
   }
   let type = s.type;
   if (Array.isArray(type)) {
-    return fc.oneof(...type.map((t: string) => arbitraryFor({ ...s, type: t }, opts, depth)));
+    return alternatives(type.map((t: string) => arbitraryFor({ ...s, type: t }, opts, depth)));
   }
   if (!type) type = s.properties || s.required ? "object" : s.items ? "array" : undefined;
   switch (type) {
