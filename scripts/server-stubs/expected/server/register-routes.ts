@@ -46,8 +46,11 @@ export async function registerRoutes<Auth>(
   trackRouteMethods(app);
   registerJsonBody(app);
   // Before the body is read: a wrong method on a known path is 405 whatever the body is.
-  app.addHook("onRequest", async (request, reply) => {
-    if (request.is404 && answerMethodNotAllowed(app, request, reply)) return reply;
+  // Callback style, not async: it runs on every request and matters for few, and an async hook
+  // costs every request a promise and a microtask turn.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.is404 && answerMethodNotAllowed(app, request, reply)) return;
+    done();
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ error: `no route ${request.method} ${request.url.split("?")[0]}`, code: "not_found" });
@@ -60,11 +63,29 @@ export async function registerRoutes<Auth>(
       method: operation.method,
       url: operation.url,
       schema: operation.schema,
-      onRequest: async (request, reply) => {
-        (request as unknown as Record<symbol, unknown>)[authKey] = await options.authorize({
-          request, reply, operation, scope: operation.scope,
-        });
-        requireJsonBody(request);
+      // Callback style: an authorize answered from memory (a cached key, an in-process limit)
+      // continues in the same turn instead of awaiting a value that is already there.
+      onRequest: (request, reply, done) => {
+        const admit = (auth: Auth) => {
+          (request as unknown as Record<symbol, unknown>)[authKey] = auth;
+          requireJsonBody(request);
+        };
+        let auth: Auth | Promise<Auth>;
+        try {
+          auth = options.authorize({ request, reply, operation, scope: operation.scope });
+          if (!(auth instanceof Promise)) admit(auth);
+        } catch (error) {
+          return done(error as Error);
+        }
+        if (!(auth instanceof Promise)) return done();
+        auth.then((a) => {
+          try {
+            admit(a);
+          } catch (error) {
+            return done(error as Error);
+          }
+          done();
+        }, done);
       },
       handler: async (request, reply) => {
         if (!handler) throw new ApiError(501, "not_implemented", `${operation.operationId} is not implemented by this server`);
