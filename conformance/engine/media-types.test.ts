@@ -94,9 +94,9 @@ describe("application/x-www-form-urlencoded", () => {
 
 describe("multipart/form-data", () => {
   it("sends files for binary properties with the encoding's Content-Type, fields as text", async () => {
-    const value = { file: "PNGDATA", purpose: "assistants", chunk: 3, tags: ["a", "b"], one: ["x"], repeated: ["a", "b"], meta: { x: 1 }, json: { y: [2] } };
+    const value = { file: "PNGDATA", purpose: "assistants", chunk: 3, tags: ["a", "b"], one: ["x"], repeated: ["a", "b"], meta: { x: 1 }, json: { y: [2] }, deep: { anchor: "created_at", days: 7 } };
     const schema = { type: "object", properties: { ...uploadSchema.properties, tags: { type: "array", items: { type: "string" } }, meta: { type: "object" } } };
-    const { body, contentType } = encodeMultipart(value, schema, { file: { contentType: "image/png" }, repeated: { style: "form" }, json: { contentType: "application/json" } });
+    const { body, contentType } = encodeMultipart(value, schema, { file: { contentType: "image/png" }, repeated: { style: "form" }, json: { contentType: "application/json" }, deep: { style: "deepObject" } });
     expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
     const form = await parsed(body, contentType);
     const file = form.get("file") as File;
@@ -105,13 +105,18 @@ describe("multipart/form-data", () => {
     expect(await file.text()).toBe("PNGDATA");
     expect(form.get("purpose")).toBe("assistants");
     expect(form.get("chunk")).toBe("3");
-    // arrays as name[] (one item is still an array to a qs-style reader), objects as name[key],
-    // unless encoding says style form (repeated name) or a JSON part
+    // arrays as name[] (one item is still an array to a qs-style reader) unless encoding says
+    // style form (repeated name); objects as one application/json part (OpenAPI's default, CL14)
+    // unless encoding asks for a style (name[key] parts)
     expect(form.getAll("tags[]")).toEqual(["a", "b"]);
     expect(form.getAll("one[]")).toEqual(["x"]);
     expect(form.getAll("repeated")).toEqual(["a", "b"]);
-    expect(form.get("meta[x]")).toBe("1");
+    expect(form.get("meta")).toBe('{"x":1}');
+    expect(body).toMatch(/name="meta"\r\nContent-Type: application\/json\r\n/);
+    expect(form.get("meta[x]")).toBeNull();
     expect(form.get("json")).toBe('{"y":[2]}');
+    expect(form.get("deep[anchor]")).toBe("created_at");
+    expect(form.get("deep[days]")).toBe("7");
   });
 });
 

@@ -137,12 +137,17 @@ export function encodeMultipart(value: unknown, schema: JsonSchema | undefined, 
         // Prism and qs-style parsers read as an array even with one item, which a repeated name is not.
         const partName = enc?.style === "form" ? name : `${name}[]`;
         for (const item of v) if (item !== null && item !== undefined) add(partName, item, prop?.items);
-      } else {
-        // Objects as `name[key]` parts (`-F expires_after[anchor]=created_at`), unless `encoding`
-        // declares a JSON part.
+      } else if (enc?.style === "deepObject" || enc?.style === "form") {
+        // `name[key]` parts (`-F expires_after[anchor]=created_at`) where `encoding` asks for a
+        // style (OpenAPI 3.1.1 applies style to multipart too).
         const pairs: [string, string][] = [];
         deepPairs(name, v, pairs);
         for (const [k, text] of pairs) add(k, text, undefined);
+      } else {
+        // OpenAPI's default for an object part: one part of `application/json` (decision CL14),
+        // as Schemathesis and Scalar send it; it was `name[key]` parts, OpenAI's documented form,
+        // which a server following the contract (Box's `attributes`) does not read.
+        add(name, v, prop);
       }
     }
   } else if (value !== undefined) {
