@@ -9,7 +9,7 @@
 // those on requests the suite called valid that the server refused by its own reading of the
 // contract (bench/own-failures.ts): the suite's mistakes, which should be 0.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -84,8 +84,15 @@ const STATELESS_CHECKS = ["not_a_server_error", "status_code_conformance", "cont
 const rssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
 /** The contract as a plain file Prism can read (a multi-file one written out as its files). */
+/** The unpacked copies of this process, removed when it exits (they were left in /tmp). */
+const copies: string[] = [];
+process.on("exit", () => {
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+});
+
 function plainCopy(file: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-contracts-"));
+  copies.push(dir);
   if (file.endsWith(".files.json.gz")) return unpackFileSet(file, dir);
   const plain = path.join(dir, path.basename(file).replace(/\.gz$/, ""));
   writeFileSync(plain, gunzipSync(readFileSync(file)));
