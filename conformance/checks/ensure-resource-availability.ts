@@ -1,7 +1,7 @@
 // A resource the API just created must be reachable at once: every operation the creator's links
 // point to must not answer 404, and an unpaginated list must include it.
 import type { Check } from "../engine/check-api.ts";
-import { createdId, createResource, isPaginated, linkedCase, listMentions } from "../engine/stateful.ts";
+import { createdId, createResource, isPaginated, linkedCase, listMentions, requiredQueryOnly } from "../engine/stateful.ts";
 import type { Finding } from "../engine/types.ts";
 
 export const ensureResourceAvailability: Check = {
@@ -26,9 +26,9 @@ export const ensureResourceAvailability: Check = {
     }
     const id = createdId(res, created.env);
     if (res.lister && id !== undefined && !isPaginated(res.lister) && !res.lister.parameters.some((p) => p.in === "path")) {
-      const c = ctx.sampleCase(res.lister, 23);
-      if (c) {
-        const ex = await ctx.send(res.lister, c, );
+      const sampled = ctx.sampleCase(res.lister, 23);
+      if (sampled) {
+        const ex = await ctx.send(res.lister, requiredQueryOnly(res.lister, sampled));
         if (ex.response.status === 200 && !listMentions(ex.response.json, id)) {
           findings.push({ title: "Created resource missing from its list", message: `${res.lister.id} does not list ${JSON.stringify(id)} created by ${op.id}`, expected: `an item with ${JSON.stringify(id)}`, got: ex.response.text.slice(0, 200), request: ex.request, status: 200 });
         }

@@ -4,7 +4,7 @@
 // longer mentions it. DELETEs that are state transitions (cancel keeps a message readable) are
 // recognised by a `status` property in their response, or marked `softDelete` in the config.
 import type { Check, CheckContext } from "../engine/check-api.ts";
-import { createdId, createResource, isPaginated, isSoftDelete, linkedCase, listMentions } from "../engine/stateful.ts";
+import { createdId, createResource, isPaginated, isSoftDelete, linkedCase, listMentions, requiredQueryOnly } from "../engine/stateful.ts";
 import type { Case, Finding, Operation } from "../engine/types.ts";
 
 const GONE = new Set([404, 410]);
@@ -46,9 +46,9 @@ export const useAfterFree: Check = {
     }
     const id = createdId(res, created.env);
     if (res.lister && id !== undefined && !isPaginated(res.lister) && !res.lister.parameters.some((p) => p.in === "path")) {
-      const c = ctx.sampleCase(res.lister, 29);
-      if (c) {
-        const ex = await ctx.send(res.lister, c, );
+      const sampled = ctx.sampleCase(res.lister, 29);
+      if (sampled) {
+        const ex = await ctx.send(res.lister, requiredQueryOnly(res.lister, sampled));
         if (ex.response.status === 200 && listMentions(ex.response.json, id)) {
           findings.push({ title: "Deleted resource still listed", message: `${res.lister.id} still lists ${JSON.stringify(id)} after ${deleter.operation.id}`, expected: "no such item", got: ex.response.text.slice(0, 200), request: ex.request, status: 200 });
         }

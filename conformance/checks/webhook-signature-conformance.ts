@@ -5,6 +5,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Check, CheckContext } from "../engine/check-api.ts";
 import { startReceiver } from "../engine/receiver.ts";
+import { requiredQueryOnly } from "../engine/stateful.ts";
 import { validate } from "../engine/validator.ts";
 import type { Finding, JsonSchema } from "../engine/types.ts";
 
@@ -91,9 +92,7 @@ export const webhookSignatureConformance: Check = {
         const param = log.parameters.find((p) => p.in === "path")?.name ?? "id";
         // Only the required query parameters: an optional filter or cursor drawn at random (a
         // `before` cursor, a status filter) may leave the new delivery out of the page.
-        const required = new Set(log.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name));
-        const query = Object.fromEntries(Object.entries(logCase.query).filter(([name]) => required.has(name)));
-        const ex = await ctx.send(log, { ...logCase, query, pathParams: { ...logCase.pathParams, [param]: subId } });
+        const ex = await ctx.send(log, requiredQueryOnly(log, { ...logCase, pathParams: { ...logCase.pathParams, [param]: subId } }));
         const records: any[] = Object.values((ex.response.json as any) ?? {}).find(Array.isArray) ?? [];
         if (!records.some((r) => r?.payload === delivery.body)) {
           findings.push({ title: "Delivery log lacks the signed body", message: `${log.id} holds no delivery whose payload equals the signed body`, expected: delivery.body.slice(0, 120), got: ex.response.text.slice(0, 200), request: ex.request, status: ex.response.status });

@@ -6,6 +6,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { CheckContext } from "../engine/check-api.ts";
 import type { Case, Exchange, Operation } from "../engine/types.ts";
+import { requiredQueryOnly } from "../engine/stateful.ts";
 import { webhookSignatureConformance } from "./webhook-signature-conformance.ts";
 
 const op = (id: string, method: string, path: string, extra: Partial<Operation> = {}): Operation =>
@@ -52,5 +53,19 @@ describe("webhook_signature_conformance and the delivery log", () => {
     const findings = await webhookSignatureConformance.probe!(ctx, subscribe);
     expect(logQueries).toEqual([{}]);
     expect(findings).toEqual([]);
+  });
+});
+
+describe("requiredQueryOnly (list lookups of every stateful check)", () => {
+  it("keeps path parameters, headers, body and required query parameters; drops optional filters and cursors", () => {
+    const lister = op("listDomains", "GET", "/v1/domains", {
+      parameters: [
+        { name: "project", in: "query", required: true, schema: { type: "string" } },
+        { name: "status", in: "query", required: false, schema: { type: "string" } },
+        { name: "before", in: "query", required: false, schema: { type: "integer" } },
+      ] as unknown as Operation["parameters"],
+    });
+    const c: Case = { operationId: "listDomains", pathParams: { a: 1 }, query: { project: "p", status: "ended", before: 3 }, headers: { h: "1" }, hasBody: false, mode: "positive" };
+    expect(requiredQueryOnly(lister, c)).toEqual({ ...c, query: { project: "p" } });
   });
 });

@@ -98,6 +98,16 @@ export function listMentions(body: unknown, id: unknown): boolean {
   return false;
 }
 
+/**
+ * A case for looking something up in a list: only the required query parameters. A sampled case
+ * may carry an optional filter or cursor (`status=`, `before=`) that leaves the item looked for
+ * off the answer, and a check would then report a correct server.
+ */
+export function requiredQueryOnly(op: Operation, c: Case): Case {
+  const required = new Set(op.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name));
+  return { ...c, query: Object.fromEntries(Object.entries(c.query).filter(([name]) => required.has(name))) };
+}
+
 export function isPaginated(op: Operation): boolean {
   return op.parameters.some((p) => p.in === "query" && /^(limit|offset|page|cursor|per_page|pageSize)$/i.test(p.name));
 }
