@@ -5,17 +5,13 @@
 // same bare route. Part of `npm run bench`; alone:
 //   node server/bench/accept-bench.ts [--rounds 5] [--duration 5] [--connections 50]
 //                                     [--skip-postgres] [--cpu-prof DIR]
-import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { isMainThread, workerData } from "node:worker_threads";
 import fastify from "fastify";
-import { autocannon, formatGoal, formatTarget, loadLine, runRounds, serveFromWorker, startTargetWorker, type Ready, type TargetWorker } from "./worker-target.ts";
-
-type Target = "bare" | "platform" | "postgres";
+import { autocannon, compareWithBare, runAlone, serveFromWorker, type BareComparisonOptions, type Ready, type Target } from "./worker-target.ts";
 
 const sendBody = (from: string) => JSON.stringify({ from, to: "bob@dest.test", subject: "Benchmark", text: "Hello from the accept path", campaign: "bench" });
 
@@ -51,59 +47,27 @@ async function serve(target: Target, databaseUrl = "") {
 const drive = (connections: number) => (r: Ready, duration: number) =>
   autocannon({ url: r.url, method: "POST", duration, connections, body: r.body, headers: { "content-type": "application/json", ...(r.key ? { authorization: `Bearer ${r.key}` } : {}) } });
 
-export interface AcceptBenchOptions {
-  duration: number;
-  rounds: number;
+export interface AcceptBenchOptions extends BareComparisonOptions {
   connections?: number;
-  databaseUrl?: string;
-  cpuProfDir?: string;
 }
 
-export async function benchmarkAccept({ duration, rounds, connections = 50, databaseUrl, cpuProfDir }: AcceptBenchOptions): Promise<void> {
-  const targets: Target[] = databaseUrl ? ["bare", "platform", "postgres"] : ["bare", "platform"];
-  const servers = {} as Record<Target, TargetWorker>;
-  console.log(`Mail accept path: POST /v1/mail/send, autocannon ${connections} connections, ${rounds} interleaved rounds x ${duration} s per target; ${loadLine()} before`);
-  try {
-    for (const target of targets) {
-      // A shared store takes its server key from the environment (decision P6), never from a file.
-      const env = target === "postgres" ? { ...process.env, PLATFORM_SERVER_KEY: randomBytes(32).toString("base64") } : process.env;
-      servers[target] = await startTargetWorker(new URL(import.meta.url), { acceptTarget: target, databaseUrl: target === "postgres" ? databaseUrl : "" }, env);
-    }
-    const r = await runRounds(servers, drive(connections), { rounds, duration, cpuProfDir });
-    console.log(formatTarget("bare fastify route inserting the row", r.bare));
-    console.log(formatTarget("platform POST /v1/mail/send (SQLite)", r.platform));
-    if (r.postgres) console.log(formatTarget("platform on PostgreSQL", r.postgres));
-    console.log(formatGoal("platform / bare", r.platform, r.bare, 0.7, "mail accept, POST /v1/mail/send / bare insert route"));
-    if (r.postgres) console.log(formatGoal("PostgreSQL / bare", r.postgres, r.bare));
-    if (r.postgres) console.log(formatGoal("PostgreSQL / SQLite", r.postgres, r.platform));
-    console.log(`  ${loadLine()} after`);
-  } finally {
-    for (const s of Object.values(servers) as TargetWorker[]) s.stop();
-  }
+export async function benchmarkAccept({ connections = 50, ...options }: AcceptBenchOptions): Promise<void> {
+  await compareWithBare(
+    {
+      heading: `Mail accept path: POST /v1/mail/send, autocannon ${connections} connections`,
+      file: new URL(import.meta.url),
+      drive: drive(connections),
+      labels: { bare: "bare fastify route inserting the row", platform: "platform POST /v1/mail/send (SQLite)" },
+      goal: 0.7,
+      goalName: "mail accept, POST /v1/mail/send / bare insert route",
+    },
+    options,
+  );
 }
 
 if (!isMainThread) {
-  const { acceptTarget, databaseUrl } = (workerData ?? {}) as { acceptTarget?: Target; databaseUrl: string };
-  if (acceptTarget) await serveFromWorker(() => serve(acceptTarget, databaseUrl));
+  const { target, databaseUrl } = (workerData ?? {}) as { target?: Target; databaseUrl: string };
+  if (target) await serveFromWorker(() => serve(target, databaseUrl));
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: "string", default: "5" },
-      connections: { type: "string", default: "50" },
-      rounds: { type: "string", default: "5" },
-      "skip-postgres": { type: "boolean", default: false },
-      "cpu-prof": { type: "string" },
-    },
-  });
-  const cpuProfDir = values["cpu-prof"];
-  if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
-  const postgres = values["skip-postgres"] ? undefined : await (await import("../../test/support/postgres.ts")).startPostgres();
-  try {
-    await benchmarkAccept({
-      duration: Number(values.duration), rounds: Number(values.rounds), connections: Number(values.connections),
-      databaseUrl: postgres && (await postgres.newDatabase()), cpuProfDir,
-    });
-  } finally {
-    await postgres?.stop();
-  }
+  await runAlone(50, benchmarkAccept);
 }

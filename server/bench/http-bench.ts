@@ -5,15 +5,10 @@
 //   node server/bench/http-bench.ts [--rounds 5] [--duration 5] [--connections 10]
 //                                   [--skip-postgres] [--cpu-prof DIR]
 // `--cpu-prof DIR` writes each server thread's profile of the measured rounds to DIR.
-import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { isMainThread, workerData } from "node:worker_threads";
 import fastify from "fastify";
-import { autocannon, formatGoal, formatTarget, loadLine, runRounds, serveFromWorker, startTargetWorker, type Ready, type TargetWorker } from "./worker-target.ts";
-
-type Target = "bare" | "platform" | "postgres";
+import { autocannon, compareWithBare, runAlone, serveFromWorker, type BareComparisonOptions, type Ready, type Target } from "./worker-target.ts";
 
 async function serve(target: Target, databaseUrl = "") {
   const { startTestPlatform } = await import("../test/harness.ts");
@@ -33,59 +28,27 @@ async function serve(target: Target, databaseUrl = "") {
 const drive = (connections: number) => (ready: Ready, duration: number) =>
   autocannon({ url: ready.url, duration, connections, headers: ready.key ? { authorization: `Bearer ${ready.key}` } : {} });
 
-export interface HttpBenchOptions {
-  duration: number;
+export interface HttpBenchOptions extends BareComparisonOptions {
   connections: number;
-  rounds: number;
-  databaseUrl?: string;
-  cpuProfDir?: string;
 }
 
-export async function benchmarkMailboxes({ duration, connections, rounds, databaseUrl, cpuProfDir }: HttpBenchOptions): Promise<void> {
-  const targets: Target[] = databaseUrl ? ["bare", "platform", "postgres"] : ["bare", "platform"];
-  const servers = {} as Record<Target, TargetWorker>;
-  console.log(`HTTP reads: GET /v1/mailboxes, autocannon ${connections} connections, ${rounds} interleaved rounds x ${duration} s per target, loopback; ${loadLine()} before`);
-  try {
-    for (const target of targets) {
-      // A shared store takes its server key from the environment (decision P6), never from a file.
-      const env = target === "postgres" ? { ...process.env, PLATFORM_SERVER_KEY: randomBytes(32).toString("base64") } : process.env;
-      servers[target] = await startTargetWorker(new URL(import.meta.url), { httpTarget: target, databaseUrl: target === "postgres" ? databaseUrl : "" }, env);
-    }
-    const r = await runRounds(servers, drive(connections), { rounds, duration, cpuProfDir });
-    console.log(formatTarget("bare fastify JSON route", r.bare));
-    console.log(formatTarget("platform GET /v1/mailboxes (SQLite)", r.platform));
-    if (r.postgres) console.log(formatTarget("platform on PostgreSQL", r.postgres));
-    console.log(formatGoal("platform / bare", r.platform, r.bare, 0.8, "HTTP reads, GET /v1/mailboxes / bare fastify route"));
-    if (r.postgres) console.log(formatGoal("PostgreSQL / bare", r.postgres, r.bare));
-    if (r.postgres) console.log(formatGoal("PostgreSQL / SQLite", r.postgres, r.platform));
-    console.log(`  ${loadLine()} after`);
-  } finally {
-    for (const s of Object.values(servers) as TargetWorker[]) s.stop();
-  }
+export async function benchmarkMailboxes({ connections, ...options }: HttpBenchOptions): Promise<void> {
+  await compareWithBare(
+    {
+      heading: `HTTP reads: GET /v1/mailboxes, autocannon ${connections} connections, loopback`,
+      file: new URL(import.meta.url),
+      drive: drive(connections),
+      labels: { bare: "bare fastify JSON route", platform: "platform GET /v1/mailboxes (SQLite)" },
+      goal: 0.8,
+      goalName: "HTTP reads, GET /v1/mailboxes / bare fastify route",
+    },
+    options,
+  );
 }
 
 if (!isMainThread) {
-  const { httpTarget, databaseUrl } = (workerData ?? {}) as { httpTarget?: Target; databaseUrl: string };
-  if (httpTarget) await serveFromWorker(() => serve(httpTarget, databaseUrl));
+  const { target, databaseUrl } = (workerData ?? {}) as { target?: Target; databaseUrl: string };
+  if (target) await serveFromWorker(() => serve(target, databaseUrl));
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: "string", default: "5" },
-      connections: { type: "string", default: "10" },
-      rounds: { type: "string", default: "5" },
-      "skip-postgres": { type: "boolean", default: false },
-      "cpu-prof": { type: "string" },
-    },
-  });
-  const cpuProfDir = values["cpu-prof"];
-  if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
-  const postgres = values["skip-postgres"] ? undefined : await (await import("../../test/support/postgres.ts")).startPostgres();
-  try {
-    await benchmarkMailboxes({
-      duration: Number(values.duration), connections: Number(values.connections), rounds: Number(values.rounds),
-      databaseUrl: postgres && (await postgres.newDatabase()), cpuProfDir,
-    });
-  } finally {
-    await postgres?.stop();
-  }
+  await runAlone(10, benchmarkMailboxes);
 }

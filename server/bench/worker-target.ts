@@ -4,10 +4,12 @@
 // load of that moment); and each round also reads the server thread's own CPU time
 // (process.threadCpuUsage in the worker), so CPU per request tells a change apart from the load
 // of the other jobs on the machine, which moves req/s by half between runs.
-import { writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Session } from "node:inspector/promises";
+import { parseArgs } from "node:util";
 import { Worker, parentPort } from "node:worker_threads";
 import { formatRatio, loadLine, median } from "./stats.ts";
 
@@ -148,3 +150,70 @@ export function formatGoal(label: string, a: TargetRounds, b: TargetRounds, goal
 }
 
 export { loadLine };
+
+/** The targets of an HTTP path: the bare route, the platform on SQLite, and on PostgreSQL when given a database. */
+export type Target = "bare" | "platform" | "postgres";
+
+/** One HTTP path compared with its bare route (http-bench.ts, accept-bench.ts). */
+export interface BareComparison {
+  /** the first line, before the load */
+  heading: string;
+  /** the module whose worker serves a target: its workerData carries `{ target, databaseUrl }` */
+  file: URL;
+  drive: (ready: Ready, duration: number) => Promise<CannonResult>;
+  labels: { bare: string; platform: string };
+  goal: number;
+  goalName: string;
+}
+
+export interface BareComparisonOptions extends RoundsOptions {
+  databaseUrl?: string;
+}
+
+/** Starts the targets in their workers, runs the interleaved rounds and prints targets and ratios. */
+export async function compareWithBare(c: BareComparison, { databaseUrl, ...rounds }: BareComparisonOptions): Promise<void> {
+  const targets: Target[] = databaseUrl ? ["bare", "platform", "postgres"] : ["bare", "platform"];
+  const servers = {} as Record<Target, TargetWorker>;
+  console.log(`${c.heading}, ${rounds.rounds} interleaved rounds x ${rounds.duration} s per target; ${loadLine()} before`);
+  try {
+    for (const target of targets) {
+      // A shared store takes its server key from the environment (decision P6), never from a file.
+      const env = target === "postgres" ? { ...process.env, PLATFORM_SERVER_KEY: randomBytes(32).toString("base64") } : process.env;
+      servers[target] = await startTargetWorker(c.file, { target, databaseUrl: target === "postgres" ? databaseUrl : "" }, env);
+    }
+    const r = await runRounds(servers, c.drive, rounds);
+    console.log(formatTarget(c.labels.bare, r.bare));
+    console.log(formatTarget(c.labels.platform, r.platform));
+    if (r.postgres) console.log(formatTarget("platform on PostgreSQL", r.postgres));
+    console.log(formatGoal("platform / bare", r.platform, r.bare, c.goal, c.goalName));
+    if (r.postgres) console.log(formatGoal("PostgreSQL / bare", r.postgres, r.bare));
+    if (r.postgres) console.log(formatGoal("PostgreSQL / SQLite", r.postgres, r.platform));
+    console.log(`  ${loadLine()} after`);
+  } finally {
+    for (const s of Object.values(servers) as TargetWorker[]) s.stop();
+  }
+}
+
+/**
+ * The command line of a bench run alone: `[--rounds 5] [--duration 5] [--connections N]
+ * [--skip-postgres] [--cpu-prof DIR]`, with a throwaway PostgreSQL unless skipped.
+ */
+export async function runAlone(defaultConnections: number, run: (o: BareComparisonOptions & { connections: number }) => Promise<void>): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: "string", default: "5" },
+      connections: { type: "string", default: String(defaultConnections) },
+      rounds: { type: "string", default: "5" },
+      "skip-postgres": { type: "boolean", default: false },
+      "cpu-prof": { type: "string" },
+    },
+  });
+  const cpuProfDir = values["cpu-prof"];
+  if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
+  const postgres = values["skip-postgres"] ? undefined : await (await import("../../test/support/postgres.ts")).startPostgres();
+  try {
+    await run({ duration: Number(values.duration), connections: Number(values.connections), rounds: Number(values.rounds), databaseUrl: postgres && (await postgres.newDatabase()), cpuProfDir });
+  } finally {
+    await postgres?.stop();
+  }
+}

@@ -7,9 +7,10 @@
 // Postfix's master must run as root (it binds as root and runs its daemons as `postfix`).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../../conformance/scripts/free-port.ts";
 
 const POSTFIX = "/usr/sbin/postfix";
 const MASTER = "/usr/lib/postfix/sbin/master";
@@ -172,17 +173,6 @@ function idOf(file: string, name: string): number {
   const line = readFileSync(file, "utf8").split("\n").find((l) => l.startsWith(`${name}:`));
   if (!line) throw new Error(`no ${name} entry in ${file}: is Debian's postfix installed? ${INSTALL_PEERS}`);
   return Number(line.split(":")[2]);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 async function waitForBanner(port: number): Promise<void> {
