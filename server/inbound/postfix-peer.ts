@@ -11,16 +11,17 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../conformance/scripts/free-port.ts";
+// The one install command of every benchmark peer (NSD, PowerDNS, Postfix, dnsperf).
+import { INSTALL_COMMAND } from "../dns/peers-bench.ts";
 
 const POSTFIX = "/usr/sbin/postfix";
 const MASTER = "/usr/lib/postfix/sbin/master";
 const SMTP_SOURCE = "/usr/sbin/smtp-source";
-export const INSTALL_PEERS = "sudo sh scripts/install-system-deps.sh --bench";
 
 /** Throws, naming the install command, when Postfix or smtp-source is missing; never a silent skip. */
 export function requirePostfix(): void {
   const missing = [POSTFIX, MASTER, SMTP_SOURCE].filter((file) => !existsSync(file));
-  if (missing.length) throw new Error(`the inbound bench's peer needs Debian's postfix (missing ${missing.join(", ")}); install it with:  ${INSTALL_PEERS}`);
+  if (missing.length) throw new Error(`the inbound bench's peer needs Debian's postfix (missing ${missing.join(", ")}); install it with:  ${INSTALL_COMMAND}`);
   if (process.getuid?.() !== 0) throw new Error("the inbound bench's Postfix peer runs Postfix's master, which must be started as root: run the bench as root (or --skip-inbound)");
 }
 
@@ -171,7 +172,7 @@ postlog   unix-dgram n  -       n       -       1       postlogd
 
 function idOf(file: string, name: string): number {
   const line = readFileSync(file, "utf8").split("\n").find((l) => l.startsWith(`${name}:`));
-  if (!line) throw new Error(`no ${name} entry in ${file}: is Debian's postfix installed? ${INSTALL_PEERS}`);
+  if (!line) throw new Error(`no ${name} entry in ${file}: is Debian's postfix installed? ${INSTALL_COMMAND}`);
   return Number(line.split(":")[2]);
 }
 
