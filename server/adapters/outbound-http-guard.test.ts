@@ -171,6 +171,38 @@ describe("safePost connections", () => {
     }
   });
 
+  it("the timeout covers the whole exchange: a resolver that never answers is a timeout at the deadline", async () => {
+    const never: HostResolver = () => new Promise(() => {});
+    const res = await safePost("http://stuck.test:9/x", { body: "{}", development: true, resolve: never, timeoutMs: 200 });
+    expect(res).toEqual({ status: 0, error: "timeout" });
+    // Nor does the request stay queued in the pool: closing it (which waits for queued requests)
+    // ends now, not after a connect timeout longer than the test's.
+    await closeOutboundConnections();
+  });
+
+  it("a status that came before the deadline is the answer even when the body never ends; the connection is dropped", async () => {
+    const server = await startServer((res) => void res.writeHead(202, { "content-length": "1000" }).write("partial"));
+    try {
+      const res = await safePost(`http://slow-body.test:${server.port}/s`, { body: "{}", development: true, resolve: fixed(["127.0.0.1"]), timeoutMs: 300 });
+      expect(res).toEqual({ status: 202 });
+      const [socket] = server.sockets;
+      await new Promise((r) => (socket.destroyed ? r(undefined) : socket.once("close", r)));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers each of many concurrent POSTs with its own status", async () => {
+    const server = await startServer((res) => void res.writeHead(200 + Number(res.req.url!.slice(3)) % 7).end());
+    try {
+      const resolve = fixed(["127.0.0.1"]);
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => safePost(`http://many.test:${server.port}/n/${i}`, { body: "{}", development: true, resolve })));
+      expect(results.map((r) => r.status)).toEqual(Array.from({ length: 40 }, (_, i) => 200 + (i % 7)));
+    } finally {
+      await server.close();
+    }
+  });
+
   it("closeOutboundConnections closes pooled connections, and posting afterwards opens a new one", async () => {
     // The server asks to keep idle connections 10 minutes, so only closing the pool ends this one.
     const server = await startServer((res) => void res.writeHead(204, { "keep-alive": "timeout=600" }).end());
