@@ -41,6 +41,7 @@ import { sendWebhook } from "./adapters/webhook-sender.ts";
 import { resolverAt as hostResolverAt, systemResolver } from "./adapters/host-resolver.ts";
 import { DELIVER_JOB } from "./events/event-outbox.ts";
 import { deliveryEngine, type DeliveryEngine } from "./webhooks/delivery-engine.ts";
+import { SigningKeys } from "./webhooks/signing-keys.ts";
 import type { DeliveryStore } from "./webhooks/delivery-store.ts";
 import type { WebhookRepository } from "./webhooks/webhook-repository.ts";
 
@@ -125,10 +126,11 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
   const warn = context.warn ?? (() => {});
   const resolverAt = config.resolver.host ? config.resolver : { host: config.dns.host, port: dnsPort };
   const outboundResolver = config.outboundResolver ? hostResolverAt([config.outboundResolver]) : systemResolver;
+  const signingKeys = new SigningKeys((sealed) => secrets.open(sealed));
   const webhookDeliveries = deliveryEngine({
     store: s.webhookStore,
     clock,
-    send: (hook, delivery) => sendWebhook(hook.url, delivery.event, delivery.payload, secrets.open(hook.secretSealed), {
+    send: (hook, delivery) => sendWebhook(hook.url, delivery.event, delivery.payload, signingKeys.get(hook.secretSealed), {
       development: config.allowHttpLoopbackWebhooks,
       timeoutMs: config.webhookTimeoutMs,
       resolve: outboundResolver,

@@ -1,7 +1,7 @@
 // POSTs one signed event body to a subscriber (seed section 6) through the SSRF-safe outbound
 // adapter: X-Platform-Event, X-Platform-Signature = sha256=<hex HMAC of the raw body keyed with
 // the whole whsec_ secret>. Any 2xx within the timeout (10 s) is delivered (decision W2).
-import { createHmac } from "node:crypto";
+import { createHmac, type KeyObject } from "node:crypto";
 import { safePost, type HostResolver } from "./outbound-http.ts";
 
 export interface SendResult {
@@ -11,7 +11,8 @@ export interface SendResult {
   error?: string;
 }
 
-export function signature(body: string, secret: string): string {
+/** `secret` is the whole whsec_ string, or the same bytes as a key (webhooks/signing-keys.ts). */
+export function signature(body: string, secret: string | KeyObject): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
 
@@ -22,7 +23,7 @@ export interface SendOptions {
   resolve?: HostResolver;
 }
 
-export async function sendWebhook(url: string, event: string, body: string, secret: string, options: SendOptions = {}): Promise<SendResult> {
+export async function sendWebhook(url: string, event: string, body: string, secret: string | KeyObject, options: SendOptions = {}): Promise<SendResult> {
   const result = await safePost(url, {
     body,
     headers: {
