@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, transaction } from "../db/database.ts";
 import { manualClock, type ManualClock } from "./clock.ts";
 import { JobQueue } from "./job-queue.ts";
-import { createWorker, type JobHandler } from "./worker.ts";
+import { createWorker, OUTCOME_BATCH, type JobHandler } from "./worker.ts";
 
 let dir: string;
 let db: DatabaseSync;
@@ -144,6 +144,34 @@ describe("job queue", () => {
     expect(queue.count()).toBe(0);
     // Held jobs are refilled in batches: one claim (and its commit) per job was the old cost.
     expect(claims).toBeLessThan(200 / 5);
+  });
+
+  it("outcomes finishing on different turns within the window share one commit; a full batch commits without waiting", async () => {
+    const batches: number[] = [];
+    const record = queue.record.bind(queue);
+    queue.record = (batch) => (batches.push(batch.length), record(batch));
+    // Ten jobs, each finishing a few turns of the event loop after the previous one (as answers
+    // from the network do): one commit per turn would be ten.
+    const w = worker({
+      x: async (job) => {
+        for (let i = 0; i < (job.payload as { n: number }).n; i++) await new Promise((r) => setImmediate(r));
+        return { done: true };
+      },
+    });
+    transaction(db, () => { for (let n = 0; n < 10; n++) queue.enqueue("x", { n: n * 3 }); });
+    expect(await w.drain()).toBe(10);
+    expect(queue.count()).toBe(0);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(10);
+    expect(batches.length).toBeLessThan(5);
+
+    // More outcomes at once than OUTCOME_BATCH: every batch is at most that big, and all commit.
+    batches.length = 0;
+    const many = createWorker({ queue, clock, handlers: { y: async () => ({ done: true }) }, concurrency: 200 });
+    transaction(db, () => { for (let n = 0; n < 150; n++) queue.enqueue("y", { n }); });
+    expect(await many.drain()).toBe(150);
+    expect(queue.count()).toBe(0);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(150);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(OUTCOME_BATCH);
   });
 
   it("a job of another group runs at once while a busy group's backlog is held", async () => {
