@@ -174,6 +174,19 @@ describe("job queue", () => {
     expect(Math.max(...batches)).toBeLessThanOrEqual(OUTCOME_BATCH);
   });
 
+  it("a lone job's outcome commits on the next turns, without waiting for the window", async () => {
+    let answered = false;
+    const w = worker({ x: async () => ((answered = true), { done: true }) });
+    queue.enqueue("x", {});
+    w.start();
+    while (!answered) await new Promise((r) => setTimeout(r, 1));
+    // A few turns of the event loop, far less than the window: nothing else runs, so nothing could
+    // have joined the batch, and the commit did not wait for the window's timer.
+    for (let turn = 0; turn < 5 && queue.count() > 0; turn++) await new Promise((r) => setImmediate(r));
+    expect(queue.count()).toBe(0);
+    await w.stop();
+  });
+
   it("a job of another group runs at once while a busy group's backlog is held", async () => {
     let openGate: () => void = () => {};
     const gate = new Promise<void>((r) => (openGate = r));
