@@ -42,6 +42,8 @@ export interface MailStorage {
   jobs(kind: string): Promise<unknown[]>;
   /** Event types the project's outbox recorded, oldest first. */
   events(projectId: string): Promise<string[]>;
+  /** The `data` of the project's events of one type, oldest first. */
+  eventData(projectId: string, type: string): Promise<unknown[]>;
 }
 
 let n = 0;
@@ -246,6 +248,8 @@ export function describeSentMessageStorage(backend: BackendName, make: (c: Conne
       expect(await s.getForRelay(m.id)).toMatchObject({ status: "soft_bounced", lastError: "mailbox full" });
       expect((await s.detail(p, m.id))!.events.map((e) => e.event)).toEqual(["sent", "delivered"]);
       expect(await s.events(p)).toEqual(["mail.delivered", "mail.bounced"]);
+      // What the event names is read in the statement that moves the status (SQLite: RETURNING).
+      expect(await s.eventData(p, "mail.delivered")).toEqual([{ messageId: m.id, to: "bob@example.org", campaign: "c1", category: "k", relay: "relay.test", relayMessageId: "Q123" }]);
       const f = (await send(p, message()))!;
       expect(await s.markFailed(f.id, "no MX")).toBe(true);
       expect(await s.getForRelay(f.id)).toMatchObject({ status: "failed", lastError: "no MX" });

@@ -41,6 +41,7 @@ for (const backend of backends) {
         getTrackingInfo: async (id) => o.getTrackingInfo(id),
         jobs: async (kind) => (db.prepare("SELECT payload FROM jobs WHERE kind = ? ORDER BY id").all(kind) as { payload: string }[]).map((r) => JSON.parse(r.payload)),
         events: async (p) => (db.prepare("SELECT type FROM events WHERE project_id = ? ORDER BY rowid").all(p) as { type: string }[]).map((r) => r.type),
+        eventData: async (p, type) => (db.prepare("SELECT payload FROM events WHERE project_id = ? AND type = ? ORDER BY rowid").all(p, type) as { payload: string }[]).map((r) => JSON.parse(r.payload).data),
       };
     }
     const { pg } = c;
@@ -70,6 +71,7 @@ for (const backend of backends) {
       jobs: async (kind) => (await pg.query<{ payload: string }>("SELECT payload FROM jobs WHERE kind = $1 ORDER BY id", [kind])).map((r) => JSON.parse(r.payload)),
       // Events of one project are written one after another by this suite: their time then id order them.
       events: async (p) => (await pg.query<{ type: string }>("SELECT type FROM events WHERE project_id = $1 ORDER BY created_at, ctid", [p])).map((r) => r.type),
+      eventData: async (p, type) => (await pg.query<{ payload: string }>("SELECT payload FROM events WHERE project_id = $1 AND type = $2 ORDER BY created_at, ctid", [p, type])).map((r) => JSON.parse(r.payload).data),
     };
   });
 }

@@ -12,6 +12,9 @@ import { bounceableFrom, type DeliveryAttempt, type DeliveryOutcomes, type Histo
 import type { MessageRow } from "./sqlite-sent-message-repository.ts";
 import { suppress } from "./suppression-rules.ts";
 
+/** What an event names of its message. */
+type EventRef = Pick<MessageRow, "id" | "project_id" | "to_addr" | "campaign" | "category">;
+
 export class SqliteMessageOutcomes implements DeliveryOutcomes, MessageFeedback {
   private readonly db: DatabaseSync;
   private readonly events: EventOutbox;
@@ -39,7 +42,7 @@ export class SqliteMessageOutcomes implements DeliveryOutcomes, MessageFeedback 
     prepare(this.db, "INSERT INTO sent_message_events (message_id, event, at) VALUES (?, ?, ?)").run(id, event, this.clock.now());
   }
 
-  private emit(r: MessageRow, type: EventType, data: Record<string, unknown> = {}): void {
+  private emit(r: EventRef, type: EventType, data: Record<string, unknown> = {}): void {
     const ref: Record<string, unknown> = { messageId: r.id, to: r.to_addr };
     if (r.campaign) ref.campaign = r.campaign;
     if (r.category) ref.category = r.category;
@@ -53,8 +56,14 @@ export class SqliteMessageOutcomes implements DeliveryOutcomes, MessageFeedback 
 
   markDelivered(id: string, reply: string, _tx?: Tx): boolean {
     return atomically(this.db, () => {
-      const r = this.row(id);
-      if (!r || !this.move(id, ["sent", "delayed"], "delivered", ", delivered_at = ?, last_error = ?", [this.clock.now(), reply])) return false;
+      // Every relayed message passes here: one statement moves the status and answers what the
+      // event names, where reading the whole row first and updating it after took two.
+      const now = this.clock.now();
+      const r = prepare(this.db,
+        `UPDATE sent_messages SET status = 'delivered', updated_at = ?, delivered_at = ?, last_error = ? WHERE id = ? AND status IN ('sent', 'delayed')
+         RETURNING id, project_id, to_addr, campaign, category, relay, relay_message_id`,
+      ).get(now, now, reply, id) as (EventRef & Pick<MessageRow, "relay" | "relay_message_id">) | undefined;
+      if (!r) return false;
       this.history(id, "delivered");
       this.emit(r, "mail.delivered", { relay: r.relay, relayMessageId: r.relay_message_id });
       return true;
