@@ -1,14 +1,14 @@
 // Versioned schema migrations. Each runs once, in order, in its own transaction, and its version
 // is recorded in schema_migrations; never edit a released migration, append a new one. Areas
 // bring their schema (`<area>/migrations.ts`) and this list only composes them. Version blocks
-// per area keep parallel work from colliding: 5 jobs, 6-9 hardening, 10-19 events and webhooks,
+// per area keep parallel work from colliding: 5 and 9 jobs, 6-8 hardening, 10-19 events and webhooks,
 // 20-29 mail sending, 30-39 DLP, 40-49 inbound mail, 50-59 certificates, 60-69 messenger.
 import type { DatabaseSync } from "node:sqlite";
 import { certificateMigrations } from "../certificates/migrations.ts";
 import { dlpMigrations } from "../dlp/migrations.ts";
 import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
 import { eventMigrations } from "../events/migrations.ts";
-import { jobMigrations } from "../jobs/migrations.ts";
+import { jobGroupIndexMigration, jobMigrations } from "../jobs/migrations.ts";
 import { mailDomainOwnership, sealDkimPrivateKeys } from "../maildomains/migrations.ts";
 import { mailboxAddressListIndex, mailboxMessageFilterIndex, mailboxMessageMigrations, mailboxMessageQuarantine } from "../mailbox-reading/migrations.ts";
 import { mailSendingMigrations } from "../mail-sending/migrations.ts";
@@ -142,6 +142,7 @@ export const migrations: Migration[] = [
   { version: 5, name: "job queue", sql: jobMigrations },
   sealDkimPrivateKeys,
   mailDomainOwnership,
+  { version: 9, name: "job queue: due jobs by group", sql: jobGroupIndexMigration },
   { version: 10, name: "event outbox", sql: eventMigrations },
   { version: 11, name: "webhook delivery schedule", sql: webhookDeliveryMigrations },
   { version: 30, name: "dlp policy types and log", sql: dlpMigrations },

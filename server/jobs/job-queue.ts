@@ -5,6 +5,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { writeOnSqlite } from "../db/tx.ts";
 import { prepare } from "../db/statements.ts";
+import { planClaim, runPlanSync, type ClaimCandidate, type ClaimRead } from "./claim-order.ts";
 import type { Clock } from "./clock.ts";
 import type { JobOutcome } from "./worker.ts";
 
@@ -79,36 +80,52 @@ export class JobQueue {
   /**
    * Claims up to `limit` due jobs, skipping groups that are full, and leases them until
    * now + leaseMs. Runs in one IMMEDIATE transaction, so two claimers never get one job.
-   * `fullGroups` are left out by the query itself, so a backlog of one busy group is not read
-   * again on every claim; `onlyGroups`, when given, are the only groups looked at (the worker
-   * refilling the jobs it holds for a busy group).
+   * `fullGroups` are left out, and so is every group once it can take no more, without reading
+   * its backlog (claim-order.ts); `onlyGroups`, when given, are the only groups looked at (the
+   * worker refilling the jobs it holds for a busy group), each read through its own index range.
    */
   claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[] = [], onlyGroups?: string[]): Job[] {
     const now = this.clock.now();
-    const only = onlyGroups ? JSON.stringify(onlyGroups) : null;
     return this.bookkeeping(() => {
-      // Candidates are read lazily and without their payload (only the claimed ones' is read, by
-      // the UPDATE): most candidates of a busy group are passed over, and materialising each
-      // one's payload was most of a claim's cost. At most limit * 4 are looked at.
-      const candidates = prepare(this.db,
-        `SELECT id, group_key FROM jobs
-         WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-           AND (group_key IS NULL OR group_key NOT IN (SELECT value FROM json_each(?)))
-           AND (? IS NULL OR group_key IN (SELECT value FROM json_each(?)))
-         ORDER BY run_at, id LIMIT ?`,
-      ).iterate(now, now, JSON.stringify(fullGroups), only, only, limit * 4) as IterableIterator<{ id: number; group_key: string | null }>;
-      const taken = new Map<string | null, number>();
-      const ids: number[] = [];
-      for (const row of candidates) {
-        const n = taken.get(row.group_key) ?? 0;
-        if (!groupRoom(row.group_key, n)) continue;
-        taken.set(row.group_key, n + 1);
-        ids.push(row.id);
-        if (ids.length >= limit) break;
-      }
+      // Candidates are read without their payload (only the claimed ones' is read, by the UPDATE):
+      // most candidates of a busy group are passed over.
+      const chosen = runPlanSync(planClaim(limit, groupRoom, fullGroups, onlyGroups), (r) => this.readForClaim(r, now));
       const lease = prepare(this.db, "UPDATE jobs SET lease_until = ?, attempts = attempts + 1 WHERE id = ? RETURNING id, kind, payload, run_at, attempts, group_key");
-      return ids.map((id) => toJob(lease.get(now + leaseMs, id) as unknown as JobRow));
+      return chosen.map((c) => toJob(lease.get(now + leaseMs, c.id) as unknown as JobRow));
     });
+  }
+
+  /** One read of a claim's plan (claim-order.ts); `due` is the same condition in each. */
+  private readForClaim(r: ClaimRead, now: number): Iterable<ClaimCandidate> | string[] {
+    const due = "run_at <= ? AND (lease_until IS NULL OR lease_until <= ?)";
+    switch (r.read) {
+      case "window":
+        return prepare(this.db, `SELECT id, group_key, run_at FROM jobs WHERE ${due} ORDER BY run_at, id LIMIT ?`).iterate(now, now, r.limit) as IterableIterator<ClaimCandidate>;
+      case "groups":
+        // A skip scan of jobs_group_due: one seek per group, not one step per job.
+        return (prepare(this.db,
+          `WITH RECURSIVE g(key, n) AS (
+             SELECT (SELECT group_key FROM jobs WHERE group_key IS NOT NULL ORDER BY group_key LIMIT 1), 1
+             UNION ALL
+             SELECT (SELECT group_key FROM jobs WHERE group_key > g.key ORDER BY group_key LIMIT 1), n + 1 FROM g WHERE g.key IS NOT NULL AND n < ?
+           ) SELECT key FROM g WHERE key IS NOT NULL`,
+        ).all(r.limit) as { key: string }[]).map((g) => g.key);
+      case "rows":
+        // `group_key IS k.value` is an equality for the index (and matches the ungrouped jobs for a
+        // JSON null), so each group's range of jobs_group_due is read in order up to its LIMIT.
+        return prepare(this.db,
+          `SELECT j.id, j.group_key, j.run_at FROM json_each(?) k JOIN jobs j ON j.id IN (
+             SELECT id FROM jobs INDEXED BY jobs_group_due
+             WHERE group_key IS k.value AND ${due} AND (run_at, id) > (?, ?) AND (run_at, id) <= (?, ?)
+             ORDER BY run_at, id LIMIT ?)`,
+        ).all(JSON.stringify(r.groups), now, now, r.after[0], r.after[1], r.upTo[0], r.upTo[1], r.perGroup) as unknown as ClaimCandidate[];
+      case "rest":
+        return prepare(this.db,
+          `SELECT id, group_key, run_at FROM jobs WHERE ${due} AND (run_at, id) > (?, ?)
+             AND (group_key IS NULL OR group_key NOT IN (SELECT value FROM json_each(?)))
+           ORDER BY run_at, id LIMIT ?`,
+        ).all(now, now, r.after[0], r.after[1], JSON.stringify(r.skip), r.limit) as unknown as ClaimCandidate[];
+    }
   }
 
   /**

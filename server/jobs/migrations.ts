@@ -15,3 +15,8 @@ CREATE TABLE jobs (
 CREATE INDEX jobs_due ON jobs (run_at);
 CREATE INDEX jobs_kind ON jobs (kind);
 `;
+
+// A claim that refills a busy group, or goes on past a backlog at the head of the queue, reads
+// each group's due jobs in (run_at, id) order through this index (the rowid ends every SQLite
+// index), instead of walking jobs_due over every group's jobs (claim-order.ts).
+export const jobGroupIndexMigration = `CREATE INDEX jobs_group_due ON jobs (group_key, run_at);`;

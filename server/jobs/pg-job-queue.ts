@@ -5,7 +5,8 @@
 // claiming at once never get one job. A lease names its holder; it is void when it runs out or
 // when the holder has no session left (killed), so nothing waits for a dead instance's leases.
 import type pg from "pg";
-import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
+import { type Pg, type Queryable } from "../db/postgres/pg.ts";
+import { planClaim, runPlan, type ClaimCandidate, type ClaimRead } from "./claim-order.ts";
 import type { Clock } from "./clock.ts";
 import type { EnqueueOptions, Job } from "./job-queue.ts";
 import type { JobOutcome } from "./worker.ts";
@@ -21,6 +22,20 @@ interface JobRow {
   attempts: number;
   group_key: string | null;
 }
+
+/**
+ * Due and not leased, for the claims' reads ($1 is now): a lease is void when it ran out or its
+ * holder has no session left (killed).
+ */
+const DUE = `run_at <= $1 AND (lease_until IS NULL OR lease_until <= $1
+  OR leased_by NOT IN (SELECT application_name FROM pg_stat_activity WHERE application_name IS NOT NULL))`;
+
+/**
+ * A statement named, so each pooled session parses and plans it once: a claim runs a few of them
+ * in its transaction, and their planning (the lease condition's subquery, the lateral join) cost
+ * as much as their execution.
+ */
+const named = async <R extends pg.QueryResultRow>(c: Queryable, name: string, text: string, values: unknown[]): Promise<R[]> => (await c.query<R>({ name, text, values })).rows;
 
 const toJob = (r: JobRow): Job => ({ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), runAt: r.run_at, attempts: r.attempts, group: r.group_key });
 
@@ -64,36 +79,70 @@ export class PgJobQueue {
 
   /**
    * Claims up to `limit` due jobs, skipping full groups (and, given `onlyGroups`, every other
-   * group), and leases them to this instance until now + leaseMs. Rows another instance is claiming right now are skipped, not waited for.
+   * group), and leases them to this instance until now + leaseMs; a group that can take no more
+   * is left out without reading its backlog (claim-order.ts). Rows another instance is claiming
+   * right now are skipped, not waited for.
    */
   claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[] = [], onlyGroups?: string[]): Promise<Job[]> {
     const now = this.clock.now();
     return this.bookkeeping(async (c) => {
-      const candidates = await rows<JobRow>(c,
-        `SELECT id, kind, payload, run_at, attempts, group_key FROM jobs
-         WHERE run_at <= $1
-           AND (lease_until IS NULL OR lease_until <= $1
-                OR leased_by NOT IN (SELECT application_name FROM pg_stat_activity WHERE application_name IS NOT NULL))
-           AND (group_key IS NULL OR NOT (group_key = ANY($2)))
-           AND ($4::text[] IS NULL OR group_key = ANY($4))
-         ORDER BY run_at, id LIMIT $3
-         FOR UPDATE SKIP LOCKED`,
-        [now, fullGroups, limit * 4, onlyGroups ?? null],
+      const chosen = await runPlan(planClaim(limit, groupRoom, fullGroups, onlyGroups), (r) => this.readForClaim(c, r, now));
+      if (chosen.length === 0) return [];
+      // The plan reads without locks (but the window); the lease takes those of its rows no other
+      // instance is claiming at this moment (SKIP LOCKED) and whose lease is still void.
+      const claimed = await named<JobRow>(c, "jobs-claim-lease",
+        `UPDATE jobs SET lease_until = $1, leased_by = $2, attempts = attempts + 1
+         WHERE id IN (SELECT id FROM jobs WHERE id = ANY($3) AND ${DUE.replaceAll("$1", "$4")} FOR UPDATE SKIP LOCKED)
+         RETURNING id, kind, payload, run_at, attempts, group_key`,
+        [now + leaseMs, this.db.instanceName, chosen.map((j) => j.id), now],
       );
-      const taken = new Map<string | null, number>();
-      const claimed: Job[] = [];
-      for (const row of candidates) {
-        if (claimed.length >= limit) break;
-        const n = taken.get(row.group_key) ?? 0;
-        if (!groupRoom(row.group_key, n)) continue;
-        taken.set(row.group_key, n + 1);
-        claimed.push(toJob({ ...row, attempts: row.attempts + 1 }));
-      }
-      if (claimed.length) {
-        await c.query("UPDATE jobs SET lease_until = $1, leased_by = $2, attempts = attempts + 1 WHERE id = ANY($3)", [now + leaseMs, this.db.instanceName, claimed.map((j) => j.id)]);
-      }
-      return claimed;
+      return claimed.sort((a, b) => a.run_at - b.run_at || a.id - b.id).map(toJob);
     });
+  }
+
+  /** One read of a claim's plan (claim-order.ts), on the claim's transaction. */
+  private async readForClaim(c: pg.PoolClient, r: ClaimRead, now: number): Promise<ClaimCandidate[] | string[]> {
+    switch (r.read) {
+      case "window":
+        // Locked as read, so two instances' windows take different rows.
+        return named<ClaimCandidate>(c, "jobs-claim-window", `SELECT id, group_key, run_at FROM jobs WHERE ${DUE} ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`, [now, r.limit]);
+      case "groups": {
+        // A skip scan of jobs_group_due: one seek per group, not one step per job.
+        const keys = await named<{ key: string }>(c, "jobs-claim-groups",
+          `WITH RECURSIVE g(key, n) AS (
+             SELECT (SELECT group_key FROM jobs WHERE group_key IS NOT NULL ORDER BY group_key LIMIT 1), 1
+             UNION ALL
+             SELECT (SELECT group_key FROM jobs WHERE group_key > g.key ORDER BY group_key LIMIT 1), n + 1 FROM g WHERE g.key IS NOT NULL AND n < $1
+           ) SELECT key FROM g WHERE key IS NOT NULL`,
+          [r.limit],
+        );
+        return keys.map((k) => k.key);
+      }
+      case "rows": {
+        // Each group's range of jobs_group_due, read in order up to its LIMIT; the ungrouped jobs
+        // (NULL, which `=` cannot match) are one more range, ordered by the whole index key since
+        // the planner takes `IS NULL` for no equality and would sort every due ungrouped job.
+        const keys = r.groups.filter((g): g is string => g !== null);
+        return named<ClaimCandidate>(c, "jobs-claim-rows",
+          `SELECT j.* FROM unnest($2::text[]) k(key) CROSS JOIN LATERAL (
+             SELECT id, group_key, run_at FROM jobs
+             WHERE group_key = k.key AND ${DUE} AND (run_at, id) > ($3, $4) AND (run_at, id) <= ($5, $6)
+             ORDER BY run_at, id LIMIT $7) j
+           UNION ALL
+           (SELECT id, group_key, run_at FROM jobs
+            WHERE $8 AND group_key IS NULL AND ${DUE} AND (run_at, id) > ($3, $4) AND (run_at, id) <= ($5, $6)
+            ORDER BY group_key, run_at, id LIMIT $7)`,
+          [now, keys, r.after[0], r.after[1], r.upTo[0], r.upTo[1], r.perGroup, keys.length < r.groups.length],
+        );
+      }
+      case "rest":
+        return named<ClaimCandidate>(c, "jobs-claim-rest",
+          `SELECT id, group_key, run_at FROM jobs
+           WHERE ${DUE} AND (run_at, id) > ($2, $3) AND (group_key IS NULL OR NOT (group_key = ANY($4)))
+           ORDER BY run_at, id LIMIT $5`,
+          [now, r.after[0], r.after[1], r.skip, r.limit],
+        );
+    }
   }
 
   /**

@@ -24,4 +24,10 @@ export const jobPgMigrations: PgMigration[] = [
       CREATE INDEX jobs_due ON jobs (run_at, id);
       CREATE INDEX jobs_kind ON jobs (kind);`,
   },
+  {
+    // SQLite's migration 9 (migrations.ts): a claim reads each group's due jobs through this index.
+    version: 9,
+    name: "job queue: due jobs by group",
+    sql: `CREATE INDEX jobs_group_due ON jobs (group_key, run_at, id);`,
+  },
 ];

@@ -1,5 +1,5 @@
 // Versioned schema migrations for PostgreSQL, the counterpart of db/migrations.ts with the same
-// version blocks (1-4 core, 5 jobs, 10-19 events and webhooks, 20-29 mail sending, 30-39 DLP,
+// version blocks (1-4 core, 5 and 9 jobs, 6-8 hardening, 10-19 events and webhooks, 20-29 mail sending, 30-39 DLP,
 // 40-49 inbound mail, 50-59 certificates, 60-69 messenger). Areas bring their schema in
 // `<area>/postgres-migrations.ts`; this list only composes them. The PostgreSQL schema was first
 // written when SQLite's was at its current shape, so each area's first PostgreSQL migration
