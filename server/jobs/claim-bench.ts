@@ -98,6 +98,12 @@ const cases: Case[] = [
     },
     claim: (s) => s.claim(32, any, []),
   },
+  {
+    // The webhook benchmark's shape: every job for one receiver, which takes 32 (its share).
+    name: `claim of 96 with one group's ${backlog} jobs only, 32 of them taken`,
+    setup: (s) => Promise.resolve(s.insert(backlog, "A", now - 60_000)),
+    claim: (s) => s.claim(96, (g, n) => g !== "A" || n < 32, []),
+  },
   { name: `refill of group B behind ${backlog} jobs of A`, setup: inFront, claim: (s) => s.claim(8, any, [], ["B"]) },
   { name: `claim with full group A's ${backlog} jobs in front`, setup: inFront, claim: (s) => s.claim(32, any, ["A"]) },
   { name: `claim with group A at its room, ${backlog} jobs in front`, setup: inFront, claim: (s) => s.claim(32, (g, n) => g !== "A" || n < 2, []) },

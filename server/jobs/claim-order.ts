@@ -35,8 +35,13 @@ export type ClaimRead =
   /** The first `limit` rows after `after` in (run_at, id) order, leaving out the groups `skip` (the run_at index). */
   | { read: "rest"; after: QueuePosition; skip: string[]; limit: number };
 
-/** A window of WINDOW_FACTOR rows per wanted job is read before going group by group. */
-export const WINDOW_FACTOR = 4;
+/**
+ * A claim of `limit` jobs reads at most WINDOW_FACTOR * limit rows of the run_at index before
+ * going group by group: the `limit` it takes and `limit` it passes over.
+ */
+export const WINDOW_FACTOR = 2;
+/** Rows per wanted job a claim may read in one go otherwise (the walk's bound before the group index). */
+export const READ_FACTOR = 4;
 /**
  * Above this many groups in the table, going group by group (a seek per group) could cost more
  * than the rows it saves; the claim then walks on along the run_at index as before.
@@ -59,27 +64,31 @@ export function* planClaim(
   const exhausted = new Set<string | null>(fullGroups);
   const taken = new Map<string | null, number>();
   const chosen: ClaimCandidate[] = [];
-  /** Takes rows in the order given while they fit; answers how many were read, and the last. */
-  const offer = (rows: Iterable<ClaimCandidate>) => {
+  /**
+   * Takes rows in the order given while they fit, until the claim is complete or `wasteLimit` rows
+   * were passed over; answers how many were read, the last, and whether the rows ran out.
+   */
+  const offer = (rows: Iterable<ClaimCandidate>, wasteLimit = Infinity) => {
     let read = 0;
+    let wasted = 0;
     let last: ClaimCandidate | undefined;
-    if (chosen.length >= limit) return { read, last };
+    if (chosen.length >= limit) return { read, last, ranOut: false };
     // Read lazily where the store can (SQLite): rows after the one that completes the claim are
     // never stepped to.
     for (const row of rows) {
       read++;
       last = row;
-      if (exhausted.has(row.group_key)) continue;
       const n = taken.get(row.group_key) ?? 0;
-      if (!groupRoom(row.group_key, n)) {
+      if (exhausted.has(row.group_key) || !groupRoom(row.group_key, n)) {
         exhausted.add(row.group_key);
+        if (++wasted >= wasteLimit) return { read, last, ranOut: false };
         continue;
       }
       taken.set(row.group_key, n + 1);
       chosen.push(row);
-      if (chosen.length >= limit) break;
+      if (chosen.length >= limit) return { read, last, ranOut: false };
     }
-    return { read, last };
+    return { read, last, ranOut: true };
   };
   if (limit <= 0) return chosen;
 
@@ -89,14 +98,17 @@ export function* planClaim(
     streams = onlyGroups;
   } else {
     const windowSize = limit * WINDOW_FACTOR;
-    const window = offer((yield { read: "window", limit: windowSize }) as Iterable<ClaimCandidate>);
+    // A window that passes over as many rows as the claim wants is a backlog of groups that can
+    // take no more: the rest of it would be read for nothing (one busy receiver's jobs in front
+    // made three in four rows of every claim such rows), so the claim goes group by group.
+    const window = offer((yield { read: "window", limit: windowSize }) as Iterable<ClaimCandidate>, limit);
     // The window held every due job, or the claim is complete: as the run_at walk would have it.
-    if (chosen.length >= limit || window.read < windowSize || !window.last) return chosen;
+    if (chosen.length >= limit || (window.ranOut && window.read < windowSize) || !window.last) return chosen;
     after = [window.last.run_at, window.last.id];
     const keys = (yield { read: "groups", limit: MAX_MERGED_GROUPS + 1 }) as string[];
     if (keys.length > MAX_MERGED_GROUPS) {
       const skip = [...exhausted].filter((g): g is string => g !== null);
-      offer((yield { read: "rest", after, skip, limit: (limit - chosen.length) * WINDOW_FACTOR }) as ClaimCandidate[]);
+      offer((yield { read: "rest", after, skip, limit: (limit - chosen.length) * READ_FACTOR }) as ClaimCandidate[]);
       return chosen;
     }
     streams = [null, ...keys];
@@ -111,7 +123,7 @@ export function* planClaim(
     const remaining = limit - chosen.length;
     // Few groups (a refill, a backlog with little behind it): reading `remaining` of each costs
     // no more than the window did, and saves the round of heads.
-    if (live.length * remaining <= limit * WINDOW_FACTOR) {
+    if (live.length * remaining <= limit * READ_FACTOR) {
       offer(((yield { read: "rows", groups: live, after, upTo: QUEUE_END, perGroup: remaining }) as ClaimCandidate[]).sort(byPosition));
       break;
     }
