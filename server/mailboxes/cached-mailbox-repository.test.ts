@@ -46,6 +46,30 @@ describe("the cached mailbox list", () => {
     expect((await listed()).find((m) => m.email === `carol@${t.domain}`)?.usedBytes).toBe(4096);
   });
 
+  // GET /v1/mailboxes keeps its answer per list object (mailboxes/handlers.ts): that is exact only
+  // if the list cannot change in place and a change always gives a new object.
+  it("hands out one frozen list until something changes, then a new one", async () => {
+    const cache = p.services.mailboxes;
+    const first = await cache.list(t.projectId);
+    expect(await cache.list(t.projectId)).toBe(first);
+    expect(Object.isFrozen(first) && first.every((m) => Object.isFrozen(m))).toBe(true);
+    await t.api("POST", "/v1/mailboxes", { name: "dave", domain: t.domain, password: "correct horse" });
+    const afterCreate = await cache.list(t.projectId);
+    expect(afterCreate).not.toBe(first);
+    expect(afterCreate.map((m) => m.email)).toContain(`dave@${t.domain}`);
+    const other = new DatabaseSync(path.join(p.dataDir, "platform.sqlite"));
+    try {
+      other.prepare("UPDATE mailboxes SET used_bytes = 10 WHERE email = ?").run(`dave@${t.domain}`);
+    } finally {
+      other.close();
+    }
+    // Seen from the next request on (data_version is read once per turn of the event loop).
+    expect((await listed()).find((m) => m.email === `dave@${t.domain}`)?.usedBytes).toBe(10);
+    const afterOther = await cache.list(t.projectId);
+    expect(afterOther).not.toBe(afterCreate);
+    expect(afterOther.find((m) => m.email === `dave@${t.domain}`)?.usedBytes).toBe(10);
+  });
+
   it("does not keep a list read while a write ran", async () => {
     const rows: MailboxRecord[][] = [[], [{ id: "mbx_1" } as MailboxRecord]];
     let reads = 0;

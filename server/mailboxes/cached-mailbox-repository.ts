@@ -21,18 +21,23 @@ export class CachedMailboxRepository implements MailboxRepository {
     this.changed = changed;
   }
 
-  async list(projectId: string, kind?: MailboxKind): Promise<MailboxRecord[]> {
+  /**
+   * The whole list is the cached array itself, frozen with its records: a new array whenever the
+   * list may have changed, so a caller may key what it derives from the list on its identity
+   * (GET /v1/mailboxes keeps its answer that way).
+   */
+  async list(projectId: string, kind?: MailboxKind): Promise<readonly MailboxRecord[]> {
     if (this.changed()) this.lists.clear();
     let all = this.lists.get(projectId);
     if (!all) {
       const readAt = this.generation;
-      all = Object.freeze(await this.inner.list(projectId));
+      all = Object.freeze((await this.inner.list(projectId)).map((m) => Object.freeze({ ...m })));
       if (readAt === this.generation) {
         if (this.lists.size >= MAX_PROJECTS) this.lists.clear();
         this.lists.set(projectId, all);
       }
     }
-    return kind ? all.filter((m) => m.kind === kind) : [...all];
+    return kind ? all.filter((m) => m.kind === kind) : all;
   }
 
   get(projectId: string, id: string, kind: MailboxKind): Promise<MailboxRecord | undefined> {

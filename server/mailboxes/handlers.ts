@@ -1,5 +1,7 @@
 // Mailboxes: create on a mail domain of the project, list (with groups), delete, shared on/off.
-import type { MailboxesHandlers } from "../../generated/server/handlers.ts";
+import type { SuccessBody } from "../../generated/server/handler-types.ts";
+import type { ListMailboxesOperation, MailboxesHandlers } from "../../generated/server/handlers.ts";
+import { immutableResponse } from "../../generated/server/serialization.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { Limits } from "../config.ts";
 import { conflict, invalid, notFound, withinCap } from "../http/errors.ts";
@@ -19,7 +21,23 @@ export function mailboxType(m: MailboxRecord): "personal" | "shared" | "group" {
   return m.shared ? "shared" : "personal";
 }
 
+type MailboxList = SuccessBody<ListMailboxesOperation>;
+
 export function mailboxHandlers(deps: MailboxDeps): MailboxesHandlers<AuthContext> {
+  // The answer for each cached (frozen) list, made once: the list is a new array whenever it may
+  // have changed (CachedMailboxRepository), and the immutable answer's JSON is then written
+  // without being built again (generated/server/serialization.ts).
+  const answers = new WeakMap<readonly MailboxRecord[], MailboxList>();
+  function answer(all: readonly MailboxRecord[]): MailboxList {
+    return {
+      mailboxes: all.map((m) =>
+        m.kind === "group"
+          ? { id: m.id, email: m.email, type: "group" as const, membersCount: m.membersCount }
+          : { id: m.id, email: m.email, type: mailboxType(m), usedBytes: m.usedBytes },
+      ),
+    };
+  }
+
   return {
     async createMailbox({ body, auth }) {
       const domain = await deps.mailDomains.getByName(auth.projectId, body.domain);
@@ -40,13 +58,13 @@ export function mailboxHandlers(deps: MailboxDeps): MailboxesHandlers<AuthContex
 
     async listMailboxes({ auth }) {
       const all = await deps.mailboxes.list(auth.projectId);
-      return {
-        mailboxes: all.map((m) =>
-          m.kind === "group"
-            ? { id: m.id, email: m.email, type: "group" as const, membersCount: m.membersCount }
-            : { id: m.id, email: m.email, type: mailboxType(m), usedBytes: m.usedBytes },
-        ),
-      };
+      if (!Object.isFrozen(all)) return answer(all);
+      let body = answers.get(all);
+      if (!body) {
+        body = immutableResponse(answer(all));
+        answers.set(all, body);
+      }
+      return body;
     },
 
     async deleteMailbox({ params, auth }) {

@@ -32,7 +32,8 @@ export interface MailboxRepository {
    * insert's transaction.
    */
   create(m: NewMailbox, cap?: number): Promise<MailboxRecord | undefined>;
-  list(projectId: string, kind?: MailboxKind): Promise<MailboxRecord[]>;
+  /** Read-only: a cached repository answers with its own frozen list, the same object until something changes. */
+  list(projectId: string, kind?: MailboxKind): Promise<readonly MailboxRecord[]>;
   get(projectId: string, id: string, kind: MailboxKind): Promise<MailboxRecord | undefined>;
   findByEmail(projectId: string, email: string, kind: MailboxKind): Promise<MailboxRecord | undefined>;
   /** Only within the project; false when there is no such entry. */

@@ -2,6 +2,7 @@
 export { registerRoutes } from "./register-routes.ts";
 export type { AuthorizeInput, RegisterRoutesOptions } from "./register-routes.ts";
 export { ApiError } from "./errors.ts";
+export { immutableResponse } from "./serialization.ts";
 export { clientErrorHandler } from "./method-not-allowed.ts";
 export type { ErrorBody, ErrorDetail } from "./errors.ts";
 export type { OperationSpec } from "./operation-spec.ts";

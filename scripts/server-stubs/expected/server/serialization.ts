@@ -2,8 +2,41 @@
 // Responses are serialized by fast-json-stringify from the contract's response schemas, which is
 // fast and drops fields the contract does not declare. A schema it cannot compile falls back to
 // JSON.stringify rather than refusing to start.
+//
+// A handler that answers from memory (a cached list) may return an immutable response
+// (`immutableResponse`): deep-frozen plain data cannot change, so each route's serializer keeps
+// its text for as long as the object lives and writes the same bytes again without building
+// them. Whatever else a handler returns is serialized on every request.
 import fastJson from "fast-json-stringify";
 import type { FastifySerializerCompiler } from "fastify";
+
+const immutable = new WeakSet<object>();
+
+/**
+ * Deep-freezes `value` (plain objects, arrays and primitives only) and marks it as a response
+ * whose serialization may be reused. Throws on anything else (a Date, a Map, a class instance),
+ * whose contents freezing would not fix.
+ */
+export function immutableResponse<T extends object>(value: T): Readonly<T> {
+  deepFreeze(value, new Set());
+  immutable.add(value);
+  return value;
+}
+
+function deepFreeze(value: unknown, seen: Set<object>): void {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") throw new TypeError(`an immutable response holds JSON data only, not a ${typeof value}`);
+    return;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) {
+    throw new TypeError(`an immutable response holds plain objects and arrays only, not ${proto?.constructor?.name ?? "this object"}`);
+  }
+  if (seen.has(value)) return;
+  seen.add(value);
+  for (const v of Object.values(value)) deepFreeze(v, seen);
+  Object.freeze(value);
+}
 
 // TypeSpec writes a Record as `unevaluatedProperties` (OpenAPI 3.1), which fast-json-stringify
 // does not know: it would drop every entry. For writing a response the two words mean the same.
@@ -18,10 +51,22 @@ function forSerialization(schema: unknown): unknown {
 export function createSerializerCompiler(components: { $id: string }): FastifySerializerCompiler<unknown> {
   const shared = forSerialization(components) as { $id: string };
   return ({ schema }) => {
+    let serialize: (data: unknown) => string;
     try {
-      return fastJson(forSerialization(schema) as Parameters<typeof fastJson>[0], { schema: { [shared.$id]: shared } as never });
+      serialize = fastJson(forSerialization(schema) as Parameters<typeof fastJson>[0], { schema: { [shared.$id]: shared } as never });
     } catch {
-      return (data: unknown) => JSON.stringify(data);
+      serialize = (data: unknown) => JSON.stringify(data);
     }
+    // Per route and status: the same object may be written under another schema elsewhere.
+    const texts = new WeakMap<object, string>();
+    return (data: unknown) => {
+      if (typeof data !== "object" || data === null || !immutable.has(data)) return serialize(data);
+      let text = texts.get(data);
+      if (text === undefined) {
+        text = serialize(data);
+        texts.set(data, text);
+      }
+      return text;
+    };
   };
 }
