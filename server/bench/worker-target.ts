@@ -38,7 +38,7 @@ export async function serveFromWorker(serve: () => Promise<Ready & { close(): Pr
   port.on("message", async (command: Command) => {
     if (command.cmd === "cpu") {
       const { user, system } = process.threadCpuUsage();
-      port.postMessage({ cpu: user + system });
+      port.postMessage({ cpu: user + system, system });
     } else if (command.cmd === "profile-start") {
       session = new Session();
       session.connect();
@@ -60,8 +60,8 @@ export async function serveFromWorker(serve: () => Promise<Ready & { close(): Pr
 
 export interface TargetWorker {
   ready: Ready;
-  /** The server thread's CPU time so far, µs (user + system). */
-  cpu(): Promise<number>;
+  /** The server thread's CPU time so far, µs: user + system, and system alone (the kernel's share: socket writes, wake-ups). */
+  cpu(): Promise<{ cpu: number; system: number }>;
   command(c: Command): Promise<unknown>;
   stop(): void;
 }
@@ -77,7 +77,7 @@ export function startTargetWorker(file: URL, workerData: object, env: NodeJS.Pro
     worker.once("message", (ready: Ready) => resolve({
       ready,
       command,
-      cpu: async () => ((await command({ cmd: "cpu" })) as { cpu: number }).cpu,
+      cpu: async () => (await command({ cmd: "cpu" })) as { cpu: number; system: number },
       stop: () => worker.postMessage({ cmd: "stop" }),
     }));
     worker.once("error", reject);
@@ -89,6 +89,8 @@ export interface TargetRounds {
   p99: number[];
   /** Server-thread CPU per completed request in each round, µs. */
   cpuPerRequest: number[];
+  /** The part of it spent in the kernel (system time), µs. */
+  systemCpuPerRequest: number[];
   /** The autocannon client's (main thread's) CPU per completed request, µs: when it is near the server's, the client bounds the rate. */
   clientCpuPerRequest: number[];
   failures: number;
@@ -111,7 +113,7 @@ export async function runRounds<T extends string>(
   options: RoundsOptions,
 ): Promise<Record<T, TargetRounds>> {
   const targets = Object.keys(servers) as T[];
-  const result = Object.fromEntries(targets.map((t) => [t, { rps: [], p99: [], cpuPerRequest: [], clientCpuPerRequest: [], failures: 0 }])) as unknown as Record<T, TargetRounds>;
+  const result = Object.fromEntries(targets.map((t) => [t, { rps: [], p99: [], cpuPerRequest: [], systemCpuPerRequest: [], clientCpuPerRequest: [], failures: 0 }])) as unknown as Record<T, TargetRounds>;
   for (const t of targets) await drive(servers[t].ready, 1); // warm-up: compiled code, prepared statements, caches
   if (options.cpuProfDir) for (const t of targets) await servers[t].command({ cmd: "profile-start" });
   for (let round = 0; round < options.rounds; round++) {
@@ -120,11 +122,13 @@ export async function runRounds<T extends string>(
       const client = process.threadCpuUsage();
       const r = await drive(servers[t].ready, options.duration);
       const clientUsed = process.threadCpuUsage(client);
-      const cpu = (await servers[t].cpu()) - before;
+      const after = await servers[t].cpu();
+      const cpu = after.cpu - before.cpu;
       result[t].clientCpuPerRequest.push(r.requests.total ? (clientUsed.user + clientUsed.system) / r.requests.total : NaN);
       result[t].rps.push(r.requests.average);
       result[t].p99.push(r.latency.p99);
       result[t].cpuPerRequest.push(r.requests.total ? cpu / r.requests.total : NaN);
+      result[t].systemCpuPerRequest.push(r.requests.total ? (after.system - before.system) / r.requests.total : NaN);
       result[t].failures += r.non2xx + r.errors;
     }
   }
@@ -136,10 +140,10 @@ export async function runRounds<T extends string>(
 
 const list = (values: number[], digits = 0) => values.map((v) => v.toFixed(digits)).join(", ");
 
-/** One line per target: median req/s, p99, server-thread CPU per request, and the rounds. */
+/** One line per target: median req/s, p99, server-thread CPU per request (and its kernel part), and the rounds. */
 export function formatTarget(label: string, r: TargetRounds): string {
   const failed = r.failures ? `; ${r.failures} non-2xx or errors` : "";
-  return `  ${label.padEnd(34)} ${String(Math.round(median(r.rps))).padStart(6)} req/s  p99 ${median(r.p99)} ms  CPU ${median(r.cpuPerRequest).toFixed(1)} µs/req (client ${median(r.clientCpuPerRequest).toFixed(1)})${failed}\n`
+  return `  ${label.padEnd(34)} ${String(Math.round(median(r.rps))).padStart(6)} req/s  p99 ${median(r.p99)} ms  CPU ${median(r.cpuPerRequest).toFixed(1)} µs/req (system ${median(r.systemCpuPerRequest).toFixed(1)}; client ${median(r.clientCpuPerRequest).toFixed(1)})${failed}\n`
     + `  ${"".padEnd(34)} rounds ${list(r.rps)} req/s; ${list(r.cpuPerRequest, 1)} µs/req`;
 }
 
