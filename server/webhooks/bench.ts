@@ -28,6 +28,8 @@ export interface WebhookBench {
 }
 
 export const WEBHOOK_GOAL = 0.7;
+/** Rounds' worth of each path run before measuring (the JIT; see the warm-up below). */
+export const WARM_UP_ROUNDS = 3;
 const PER_ORIGIN = 4;
 
 /** The receiver runs in its own thread so it does not share the measured event loop. */
@@ -75,7 +77,7 @@ export async function benchmarkWebhooks(options: { count?: number; rounds?: numb
     // Warm-up of both paths, long enough for the JIT: with 200 requests each, the bare loop kept
     // getting faster for the first 8,000 measured ones (9k -> 25-33k POSTs/s) while the engine
     // hardly moved, so the first rounds' ratios flattered the engine (1.11, 0.67, then 0.4).
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < WARM_UP_ROUNDS; i++) {
       await bareLoop(receiver.url, count, sample);
       emit(count);
       await p.worker.drain();
