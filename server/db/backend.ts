@@ -8,7 +8,7 @@ import type { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import type { EnqueueOptions, JobQueue } from "../jobs/job-queue.ts";
 import type { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import type { WorkerQueue } from "../jobs/worker.ts";
-import { transaction } from "./database.ts";
+import { savepoint, transaction } from "./database.ts";
 import type { Pg } from "./postgres/pg.ts";
 import type { Tx } from "./tx.ts";
 
@@ -34,19 +34,6 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-function savepoint<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec("SAVEPOINT backend_tx");
-  try {
-    const result = fn();
-    db.exec("RELEASE backend_tx");
-    return result;
-  } catch (error) {
-    db.exec("ROLLBACK TO backend_tx");
-    db.exec("RELEASE backend_tx");
-    throw error;
-  }
-}
-
 function wrongTx(expected: string): never {
   throw new Error(`a transaction of another backend was passed to the ${expected} backend`);
 }
@@ -66,7 +53,7 @@ export function sqliteBackend(db: DatabaseSync, jobs: JobQueue, events: EventOut
         return result;
       };
       // Inside a caller's transaction (a job outcome's write) it is a savepoint of that one.
-      return db.isTransaction ? savepoint(db, run) : transaction(db, run);
+      return db.isTransaction ? savepoint(db, "backend_tx", run) : transaction(db, run);
     },
     enqueue: (tx, kind, payload, options) => (own(tx), jobs.enqueue(kind, payload, options)),
     emit: (tx, projectId, type, data) => (own(tx), events.emit(projectId, type, data)),

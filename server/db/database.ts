@@ -6,6 +6,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { loadServerKey } from "../secrets/server-key.ts";
 import { runMigrations } from "./migrations.ts";
+import { prepare } from "./statements.ts";
 
 export function openDatabase(dataDir: string): DatabaseSync {
   const file = path.join(dataDir, "platform.sqlite");
@@ -31,6 +32,25 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
     return result;
   } catch (error) {
     db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/**
+ * Runs fn under a savepoint of the transaction in progress: a throw undoes fn's writes only and is
+ * thrown on, the rest of the transaction stands. The statements are prepared once (statements.ts),
+ * not parsed on every call: savepoints wrap every job outcome and every grouped send.
+ */
+export function savepoint<T>(db: DatabaseSync, name: string, fn: () => T): T {
+  const run = (sql: string) => prepare(db, sql).run();
+  run(`SAVEPOINT ${name}`);
+  try {
+    const result = fn();
+    run(`RELEASE ${name}`);
+    return result;
+  } catch (error) {
+    run(`ROLLBACK TO ${name}`);
+    run(`RELEASE ${name}`);
     throw error;
   }
 }

@@ -10,6 +10,7 @@
 // members before it (a cap or idempotency check inside the work is still checked inside the
 // write transaction), and its answer is given only when its rows are on disk (decision SP1).
 import type { DatabaseSync } from "node:sqlite";
+import { savepoint } from "./database.ts";
 
 interface Member {
   work: () => unknown;
@@ -66,16 +67,15 @@ function flush(db: DatabaseSync): void {
 }
 
 function runMember(db: DatabaseSync, work: () => unknown): { ok: true; value: unknown } | { ok: false; error: unknown } {
-  db.exec("SAVEPOINT group_member");
   try {
-    const value = work();
-    // Work that awaited would run outside its savepoint and after the commit.
-    if (value instanceof Promise) throw new Error("group commit work must be synchronous");
-    db.exec("RELEASE group_member");
+    const value = savepoint(db, "group_member", () => {
+      const value = work();
+      // Work that awaited would run outside its savepoint and after the commit.
+      if (value instanceof Promise) throw new Error("group commit work must be synchronous");
+      return value;
+    });
     return { ok: true, value };
   } catch (error) {
-    db.exec("ROLLBACK TO group_member");
-    db.exec("RELEASE group_member");
     return { ok: false, error };
   }
 }

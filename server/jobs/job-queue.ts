@@ -3,6 +3,7 @@
 // (worker.ts). Enqueueing is synchronous SQL so it can join the caller's write transaction: a
 // state change and the work it causes commit together or not at all (an outbox).
 import type { DatabaseSync } from "node:sqlite";
+import { savepoint } from "../db/database.ts";
 import { writeOnSqlite } from "../db/tx.ts";
 import { prepare } from "../db/statements.ts";
 import { planClaim, runPlanSync, type ClaimCandidate, type ClaimRead } from "./claim-order.ts";
@@ -166,16 +167,13 @@ export class JobQueue {
     const failed: number[] = [];
     this.bookkeeping(() => {
       for (const { job, outcome } of batch) {
-        const run = (sql: string) => prepare(this.db, sql).run();
-        run("SAVEPOINT job_outcome");
         try {
-          if (outcome.write) writeOnSqlite(outcome.write, this.db);
-          if ("done" in outcome) this.complete(job.id);
-          else this.reschedule(job.id, outcome.retryAt, outcome.error);
-          run("RELEASE job_outcome");
+          savepoint(this.db, "job_outcome", () => {
+            if (outcome.write) writeOnSqlite(outcome.write, this.db);
+            if ("done" in outcome) this.complete(job.id);
+            else this.reschedule(job.id, outcome.retryAt, outcome.error);
+          });
         } catch {
-          run("ROLLBACK TO job_outcome");
-          run("RELEASE job_outcome");
           failed.push(job.id);
         }
       }
