@@ -6,6 +6,7 @@
 // are never followed, the answer body is read up to a small cap and dropped.
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, type Dispatcher } from "undici";
+import { BoundedMemo } from "../bounded-memo.ts";
 import { checkAddress, isIpLiteral, type AddressPolicy } from "./address-policy.ts";
 import { systemResolver, type HostResolver } from "./host-resolver.ts";
 
@@ -49,19 +50,13 @@ export async function safePost(target: string, options: SafePostOptions): Promis
 // verdict depends on nothing but the string and the flag; names are still resolved and checked
 // at every connect. Bounded, the oldest entry going first.
 const JUDGED_KEPT = 1024;
-const judgedTargets = new Map<string, URL | string>();
+const judgedTargets = {
+  development: new BoundedMemo(JUDGED_KEPT, (target) => judgeAfresh(target, true)),
+  production: new BoundedMemo(JUDGED_KEPT, (target) => judgeAfresh(target, false)),
+};
 
 /** The parsed URL when the target may be posted to, else why not (the `error` of the answer). */
-function judge(target: string, development: boolean): URL | string {
-  const key = `${development ? "d" : "p"} ${target}`;
-  let verdict = judgedTargets.get(key);
-  if (verdict === undefined) {
-    verdict = judgeAfresh(target, development);
-    if (judgedTargets.size >= JUDGED_KEPT) judgedTargets.delete(judgedTargets.keys().next().value!);
-    judgedTargets.set(key, verdict);
-  }
-  return verdict;
-}
+const judge = (target: string, development: boolean): URL | string => judgedTargets[development ? "development" : "production"].get(target);
 
 function judgeAfresh(target: string, development: boolean): URL | string {
   let url: URL;
@@ -94,7 +89,6 @@ function exchange(dispatcher: Agent, url: URL, options: SafePostOptions, timeout
     let status = 0;
     let read = 0;
     let settled = false;
-    let timedOut = false;
     let controller: Dispatcher.DispatchController | undefined;
     const finish = (result: SafePostResult) => {
       if (settled) return;
@@ -103,7 +97,6 @@ function exchange(dispatcher: Agent, url: URL, options: SafePostOptions, timeout
       resolve(result);
     };
     const timer = setTimeout(() => {
-      timedOut = true;
       // A status that already came is the answer; a body still arriving changes nothing.
       finish(status ? { status } : { status: 0, error: "timeout" });
       controller?.abort(new Error("timeout"));
@@ -112,7 +105,8 @@ function exchange(dispatcher: Agent, url: URL, options: SafePostOptions, timeout
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
-        if (timedOut) c.abort(new Error("timeout"));
+        // Answered already before it had a socket: only the deadline settles that early.
+        if (settled) c.abort(new Error("timeout"));
       },
       onResponseStart(_c, statusCode) {
         status = statusCode; // a 1xx is followed by the final status, which is what stays

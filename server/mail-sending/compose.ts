@@ -6,6 +6,7 @@ import MessageParser, { type MessageParserHeaderLine } from "nodemailer/lib/dkim
 import RelaxedBody from "nodemailer/lib/dkim/relaxed-body";
 import signatureField from "nodemailer/lib/dkim/sign";
 import MailComposer from "nodemailer/lib/mail-composer";
+import { BoundedMemo } from "../bounded-memo.ts";
 import type { StoredMessage } from "./message-repository.ts";
 
 // nodemailer's default list plus List-Unsubscribe-Post: RFC 8058 §4 requires both list headers
@@ -79,15 +80,7 @@ export function dkimSign(raw: Buffer, key: DkimKey): Promise<Buffer> {
 // and added again, a rotation) is signed with its new key at once, never a stale one; bounded,
 // the oldest imported key goes first.
 const KEY_CACHE_SIZE = 1000;
-const importedKeys = new Map<string, KeyObject>();
+const importedKeys = new BoundedMemo<KeyObject>(KEY_CACHE_SIZE, (pem) => createPrivateKey(pem));
 
 /** The imported private key of a PEM, from the cache or parsed now (exported for its test). */
-export function importedKey(pem: string): KeyObject {
-  let key = importedKeys.get(pem);
-  if (!key) {
-    key = createPrivateKey(pem);
-    if (importedKeys.size >= KEY_CACHE_SIZE) importedKeys.delete(importedKeys.keys().next().value!);
-    importedKeys.set(pem, key);
-  }
-  return key;
-}
+export const importedKey = (pem: string): KeyObject => importedKeys.get(pem);
