@@ -10,12 +10,13 @@ import { SqliteKeyRepository } from "../auth/sqlite-key-repository.ts";
 import { scopeCatalogue } from "../auth/scopes.ts";
 import { openDatabase } from "../db/database.ts";
 import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
-import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
+import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { runCommand, UsageError } from "./commands.ts";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "console-test-"));
 const db = openDatabase(dataDir);
-const deps = { projects: new SqliteProjectRepository(db), keys: new SqliteKeyRepository(db), zones: new SqliteDnsRecordRepository(db), scopes: scopeCatalogue() };
+const deps = { projects: new SqlProjectRepository(storeOnSqlite(db)), keys: new SqliteKeyRepository(db), zones: new SqliteDnsRecordRepository(db), scopes: scopeCatalogue() };
 const run = (line: string) => runCommand(deps, line.split(" ").filter(Boolean));
 afterAll(() => {
   db.close();

@@ -8,20 +8,23 @@ import type { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import type { EnqueueOptions, JobQueue } from "../jobs/job-queue.ts";
 import type { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import type { WorkerQueue } from "../jobs/worker.ts";
-import { savepoint, transaction } from "./database.ts";
 import type { Pg } from "./postgres/pg.ts";
-import type { Tx } from "./tx.ts";
+import { storeOnPostgres } from "./postgres/postgres-store.ts";
+import type { Store, TxOptions } from "./sql.ts";
+import { storeOnSqlite } from "./sqlite-store.ts";
+import { txOf, type SqlTx, type Tx } from "./tx.ts";
 
 export interface Backend {
   readonly kind: "sqlite" | "postgres";
+  /** The store every repository of this instance is written against (db/sql.ts). */
+  readonly store: Store;
   /**
-   * Runs fn in one transaction and commits; rolls back when it throws. On SQLite fn must not
-   * answer a promise (the one connection would interleave with other requests; it is refused);
-   * on PostgreSQL fn may run again after a serialization failure, so it does database work only.
+   * Runs fn in one transaction and commits; rolls back when it throws (store.transaction: fn may
+   * await; on PostgreSQL it may run again after a serialization failure, so it does database work only).
    */
-  transact<T>(fn: (tx: Tx) => T | Promise<T>): Promise<T>;
+  transact<T>(fn: (tx: SqlTx) => T | Promise<T>, options?: TxOptions): Promise<T>;
   /** Outside any transaction: each statement commits on its own. */
-  readonly direct: Tx;
+  readonly direct: SqlTx;
   /** A job, committed with tx (server/jobs/README.md). */
   enqueue(tx: Tx, kind: string, payload: unknown, options?: EnqueueOptions): number | Promise<number>;
   /** events.emit, committed with tx (server/events/README.md). */
@@ -40,21 +43,13 @@ function wrongTx(expected: string): never {
 
 export function sqliteBackend(db: DatabaseSync, jobs: JobQueue, events: EventOutbox): Backend {
   const own = (tx: Tx) => (tx.kind === "sqlite" && tx.db === db ? tx : wrongTx("SQLite"));
+  const store = storeOnSqlite(db);
   return {
     kind: "sqlite",
-    direct: { kind: "sqlite", db },
-    async transact<T>(fn: (tx: Tx) => T | Promise<T>): Promise<T> {
-      const run = () => {
-        const result = fn({ kind: "sqlite", db });
-        if (result instanceof Promise) {
-          result.catch(() => {});
-          throw new Error("a SQLite transaction must be synchronous");
-        }
-        return result;
-      };
-      // Inside a caller's transaction (a job outcome's write) it is a savepoint of that one.
-      return db.isTransaction ? savepoint(db, "backend_tx", run) : transaction(db, run);
-    },
+    store,
+    direct: txOf(store),
+    // Inside a caller's transaction (a job outcome's write) it is a savepoint of that one.
+    transact: (fn, options) => store.transaction(async () => fn(txOf(store)), options),
     enqueue: (tx, kind, payload, options) => (own(tx), jobs.enqueue(kind, payload, options)),
     emit: (tx, projectId, type, data) => (own(tx), events.emit(projectId, type, data)),
     countJobs: async (kind) => jobs.count(kind),
@@ -67,10 +62,12 @@ export function sqliteBackend(db: DatabaseSync, jobs: JobQueue, events: EventOut
 
 export function postgresBackend(pg: Pg, jobs: PgJobQueue, events: PgEventOutbox): Backend {
   const client = (tx: Tx) => (tx.kind === "postgres" ? tx.c : wrongTx("PostgreSQL"));
+  const store = storeOnPostgres(pg);
   return {
     kind: "postgres",
-    direct: { kind: "postgres", c: pg.pool },
-    transact: (fn) => pg.tx(async (c) => fn({ kind: "postgres", c })),
+    store,
+    direct: txOf(store),
+    transact: (fn, options) => store.transaction(async () => fn(txOf(store)), options),
     enqueue: (tx, kind, payload, options) => jobs.enqueue(client(tx), kind, payload, options),
     emit: (tx, projectId, type, data) => events.emit(client(tx), projectId, type, data),
     countJobs: (kind) => jobs.count(kind),

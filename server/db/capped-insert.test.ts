@@ -12,7 +12,8 @@ import { systemClock } from "../jobs/clock.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
 import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
 import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
-import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
+import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { SqliteWebhookRepository } from "../webhooks/sqlite-webhook-repository.ts";
 import { CapReachedError } from "./capped-insert.ts";
@@ -26,7 +27,7 @@ const box = new SecretBox(Buffer.alloc(32, 7));
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "caps-"));
   db = openDatabase(dir);
-  projectId = (await new SqliteProjectRepository(db).create("caps")).id;
+  projectId = (await new SqlProjectRepository(storeOnSqlite(db)).create("caps")).id;
   const domain = await new SqliteMailDomainRepository(db, box, new EventOutbox(db, new JobQueue(db, systemClock), systemClock)).create({
     projectId, name: "caps.test", dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t",
   });

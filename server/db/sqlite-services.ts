@@ -18,7 +18,7 @@ import { SqliteMessageRepository } from "../mailbox-reading/sqlite-message-repos
 import { CachedMailboxRepository } from "../mailboxes/cached-mailbox-repository.ts";
 import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
 import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
-import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { StoreContext, StoreServices } from "../services.ts";
 import type { ConsoleStore } from "../console/commands.ts";
 import { SqliteBotRepository } from "../messenger/sqlite-bot-repository.ts";
@@ -26,16 +26,18 @@ import { SqliteWebmailRepository } from "../webmail/sqlite-webmail-repository.ts
 import { SqliteDeliveryStore } from "../webhooks/sqlite-delivery-store.ts";
 import { SqliteWebhookRepository } from "../webhooks/sqlite-webhook-repository.ts";
 import { sqliteBackend } from "./backend.ts";
+import { storeOnSqlite } from "./sqlite-store.ts";
 import { otherWriterWatcher } from "./data-version.ts";
 
 /** The repositories on db, open and migrated already (openDatabase). */
 export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreContext): StoreServices {
+  const store = storeOnSqlite(db);
   const jobs = new JobQueue(db, clock);
   const events = new EventOutbox(db, jobs, clock);
   const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
   return {
     backend: sqliteBackend(db, jobs, events),
-    projects: new SqliteProjectRepository(db),
+    projects: new SqlProjectRepository(store),
     keys: new CachedKeyRepository(new SqliteKeyRepository(db), otherWriterWatcher(db)),
     // One process owns the file: its memory is exact for L1.
     limiter: new FixedWindowRateLimiter(),
@@ -58,8 +60,9 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
 
 /** What the console (platform-admin) works on, on the server's SQLite file. */
 export function sqliteConsoleStore(db: DatabaseSync): ConsoleStore {
+  const store = storeOnSqlite(db);
   return {
-    projects: new SqliteProjectRepository(db),
+    projects: new SqlProjectRepository(store),
     keys: new SqliteKeyRepository(db),
     zones: new SqliteDnsRecordRepository(db),
     templates: new SqliteTemplateRepository(db),

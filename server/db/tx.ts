@@ -1,23 +1,34 @@
 // The caller's transaction, on either backend (decision P1), for writes that must commit with
 // another area's: a job's outcome `write`, DLP findings recorded with the send they belong to.
-// On SQLite the write runs synchronously inside the caller's transaction(db, ...) and must not
-// await (another request would interleave on the one connection); on PostgreSQL it runs on the
-// caller's transaction client and is awaited. A method taking a Tx returns `void | Promise<void>`
-// and does the one or the other by `tx.kind`.
+// backend.transact hands its callback an SqlTx: the Store interface (db/sql.ts) of the open
+// transaction, with `kind` and `db` or `c`, the old per-store handle, kept only while areas still
+// written twice are moved onto Sql (issue 37); new code takes `Sql` and uses its methods alone.
 import type { DatabaseSync } from "node:sqlite";
+import type { PostgresStore } from "./postgres/postgres-store.ts";
 import type { Queryable } from "./postgres/pg.ts";
+import type { Sql } from "./sql.ts";
+import { storeOnSqlite, type SqliteStore } from "./sqlite-store.ts";
 
 export type Tx = { kind: "sqlite"; db: DatabaseSync } | { kind: "postgres"; c: Queryable };
 
+/** What backend.transact hands its callback: the Sql of the transaction, and its old handle. */
+export type SqlTx = Sql & Tx;
+
 /** A write that joins the caller's transaction. */
 export type TxWrite = (tx: Tx) => void | Promise<void>;
+
+/** The Tx of the store's transaction open in the caller's context (the store itself outside one). */
+export function txOf(store: SqliteStore | PostgresStore): SqlTx {
+  const legacy = store.dialect.kind === "sqlite" ? { kind: "sqlite", db: (store as SqliteStore).db } : { kind: "postgres", c: (store as PostgresStore).on() };
+  return Object.assign(Object.create(store) as Sql, legacy) as SqlTx;
+}
 
 /**
  * Runs a write inside a synchronous SQLite transaction; a write that answers a promise would
  * finish after the commit (or interleave with another request), so it is refused.
  */
 export function writeOnSqlite(write: TxWrite, db: DatabaseSync): void {
-  const result = write({ kind: "sqlite", db });
+  const result = write(txOf(storeOnSqlite(db)));
   if (result instanceof Promise) {
     result.catch(() => {});
     throw new Error("a write joining a SQLite transaction must be synchronous");

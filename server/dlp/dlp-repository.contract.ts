@@ -2,9 +2,8 @@
 // read from the project, and the log written inside the caller's transaction.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Tx } from "../db/tx.ts";
-import { PgProjectRepository } from "../projects/pg-project-repository.ts";
 import type { ProjectRepository } from "../projects/project-repository.ts";
-import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { newProject, useStore, type BackendName, type Connection } from "../test/backends.ts";
 import type { DlpFinding } from "./dlp-port.ts";
 import type { DlpRepository } from "./dlp-repository.ts";
@@ -27,7 +26,7 @@ export function describeDlpRepository(backend: BackendName, make: (c: Connection
     beforeAll(() => {
       s = make(store.main);
       const c = store.main;
-      projects = c.backend === "sqlite" ? new SqliteProjectRepository(c.db) : new PgProjectRepository(c.pg);
+      projects = new SqlProjectRepository(c.store);
     });
 
     it("reads the project's policy: every type by default, OCR adding the image types", async () => {

@@ -62,7 +62,7 @@ export function describeJobClaims(backend: BackendName, { make }: ClaimBackend):
               return result;
             }, options),
         };
-        make = ((original) => (c: Connection, cl: Clock) => original(c.backend === "postgres" ? { backend: "postgres", pg: counted } : c, cl))(make);
+        make = ((original) => (c: Connection, cl: Clock) => original(c.backend === "postgres" ? { backend: "postgres", pg: counted, store: c.store } : c, cl))(make);
       }
     });
 

@@ -14,8 +14,9 @@ import { JobQueue } from "../jobs/job-queue.ts";
 import { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import { PgMailDomainRepository } from "../maildomains/pg-maildomain-repository.ts";
 import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
-import { PgProjectRepository } from "../projects/pg-project-repository.ts";
-import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
+import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
+import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { backends } from "../test/backends.ts";
 import { PgSentMessageRepository } from "./pg-sent-message-repository.ts";
 import { PgTemplateRepository } from "./pg-template-repository.ts";
@@ -35,7 +36,7 @@ for (const backend of backends) {
       const b = sqliteBackend(db, jobs, events);
       const dlpLog = new SqliteDlpRepository(db);
       return {
-        backend: b, projects: new SqliteProjectRepository(db), mailDomains: new SqliteMailDomainRepository(db, secrets, events),
+        backend: b, projects: new SqlProjectRepository(storeOnSqlite(db)), mailDomains: new SqliteMailDomainRepository(db, secrets, events),
         zones: new SqliteDnsRecordRepository(db),
         messages: new SqliteSentMessageRepository(db, jobs, clock), templates: new SqliteTemplateRepository(db),
         dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),
@@ -47,7 +48,7 @@ for (const backend of backends) {
     const b = postgresBackend(pg, jobs, events);
     const dlpLog = new PgDlpRepository(pg);
     return {
-      backend: b, projects: new PgProjectRepository(pg), mailDomains: new PgMailDomainRepository(pg, secrets, events),
+      backend: b, projects: new SqlProjectRepository(storeOnPostgres(pg)), mailDomains: new PgMailDomainRepository(pg, secrets, events),
       zones: new PgDnsRecordRepository(pg),
       messages: new PgSentMessageRepository(pg, jobs, clock), templates: new PgTemplateRepository(pg),
       dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),

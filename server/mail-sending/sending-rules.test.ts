@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/database.ts";
 import { manualClock } from "../jobs/clock.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
-import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
+import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { AcceptOutcome, NewMessage } from "./message-repository.ts";
 import { SqliteSentMessageRepository } from "./sqlite-sent-message-repository.ts";
 import { isSuppressed, suppress } from "./suppression-rules.ts";
@@ -26,7 +27,7 @@ const DAY = 24 * 3_600_000;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "sending-rules-"));
   db = openDatabase(dir);
-  const projects = new SqliteProjectRepository(db);
+  const projects = new SqlProjectRepository(storeOnSqlite(db));
   p1 = (await projects.create("rules-1")).id;
   p2 = (await projects.create("rules-2")).id;
 });

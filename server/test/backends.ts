@@ -12,13 +12,16 @@ import { startPostgres, type PostgresCluster } from "../../test/support/postgres
 import { openDatabase } from "../db/database.ts";
 import { openPostgres } from "../db/postgres/migrations.ts";
 import type { Pg } from "../db/postgres/pg.ts";
-import { PgProjectRepository } from "../projects/pg-project-repository.ts";
-import { SqliteProjectRepository } from "../projects/sqlite-project-repository.ts";
+import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
+import type { Store } from "../db/sql.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
+import { SqlProjectRepository } from "../projects/project-repository.ts";
 
 export const backends = ["sqlite", "postgres"] as const;
 export type BackendName = (typeof backends)[number];
 
-export type Connection = { backend: "sqlite"; db: DatabaseSync } | { backend: "postgres"; pg: Pg };
+/** `store` is the one Store of the connection (db/sql.ts); `db` and `pg` are for store-specific tests. */
+export type Connection = { backend: "sqlite"; db: DatabaseSync; store: Store } | { backend: "postgres"; pg: Pg; store: Store };
 
 export interface StoreHandle {
   /** The suite's first connection (valid inside tests and hooks). */
@@ -54,14 +57,20 @@ export function useStore(backend: BackendName): StoreHandle {
   beforeAll(async () => {
     if (backend === "sqlite") {
       const dir = mkdtempSync(path.join(tmpdir(), "store-"));
-      connect = async () => ({ backend, db: openDatabase(dir) });
+      connect = async () => {
+        const db = openDatabase(dir);
+        return { backend, db, store: storeOnSqlite(db) };
+      };
       cleanup = async () => rmSync(dir, { recursive: true, force: true });
     } else {
       users++;
       cluster ??= startCluster();
       const { cluster: c, template } = await cluster;
       const url = await c.newDatabase(template);
-      connect = async () => ({ backend, pg: await openPostgres(url, { max: 4 }) });
+      connect = async () => {
+        const pg = await openPostgres(url, { max: 4 });
+        return { backend, pg, store: storeOnPostgres(pg) };
+      };
       cleanup = async () => {
         if (--users === 0 && cluster) {
           const c = cluster;
@@ -101,8 +110,7 @@ export function useStore(backend: BackendName): StoreHandle {
 
 /** A new project (most rows belong to one), through the backend's own repository. */
 export async function newProject(c: Connection, name = "test"): Promise<string> {
-  const projects = c.backend === "sqlite" ? new SqliteProjectRepository(c.db) : new PgProjectRepository(c.pg);
-  return (await projects.create(name)).id;
+  return (await new SqlProjectRepository(c.store).create(name)).id;
 }
 
 /**

@@ -20,7 +20,6 @@ import { PgMessageRepository } from "../../mailbox-reading/pg-message-repository
 import { CachedMailboxRepository } from "../../mailboxes/cached-mailbox-repository.ts";
 import { MAILBOXES_CHANNEL, PgMailboxRepository } from "../../mailboxes/pg-mailbox-repository.ts";
 import { PgMailDomainRepository } from "../../maildomains/pg-maildomain-repository.ts";
-import { PgProjectRepository } from "../../projects/pg-project-repository.ts";
 import type { StoreContext, StoreServices } from "../../services.ts";
 import type { ConsoleStore } from "../../console/commands.ts";
 import { PgBotRepository } from "../../messenger/pg-bot-repository.ts";
@@ -29,9 +28,12 @@ import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
 import { PgWebhookRepository } from "../../webhooks/pg-webhook-repository.ts";
 import { postgresBackend } from "../backend.ts";
 import { notifyWatcher, type Pg } from "./pg.ts";
+import { storeOnPostgres } from "./postgres-store.ts";
+import { SqlProjectRepository } from "../../projects/project-repository.ts";
 
 /** The repositories on pg, connected and migrated already (openPostgres). */
 export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): Promise<StoreServices> {
+  const store = storeOnPostgres(pg);
   const jobs = new PgJobQueue(pg, clock);
   const events = new PgEventOutbox(jobs, clock);
   const mailboxes = new CachedMailboxRepository(new PgMailboxRepository(pg), await notifyWatcher(pg, MAILBOXES_CHANNEL));
@@ -50,7 +52,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
   };
   return {
     backend: postgresBackend(pg, jobs, events),
-    projects: new PgProjectRepository(pg),
+    projects: new SqlProjectRepository(store),
     keys: new CachedKeyRepository(new PgKeyRepository(pg), await notifyWatcher(pg, KEYS_CHANNEL)),
     // Counted in PostgreSQL: exact across every instance (decision P4).
     limiter: new PgRateLimiter(pg),
@@ -77,8 +79,9 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
  * NOTIFY, so every running instance drops its caches.
  */
 export function postgresConsoleStore(pg: Pg): ConsoleStore {
+  const store = storeOnPostgres(pg);
   return {
-    projects: new PgProjectRepository(pg),
+    projects: new SqlProjectRepository(store),
     keys: new PgKeyRepository(pg),
     zones: new PgDnsRecordRepository(pg),
     templates: new PgTemplateRepository(pg),

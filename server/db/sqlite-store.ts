@@ -1,0 +1,210 @@
+// The Store (db/sql.ts) on the embedded SQLite file. node:sqlite runs a statement synchronously
+// on the one connection, so a transaction that awaits between its statements would let another
+// request's statements run inside it. The connection is therefore held by one transaction at a
+// time: a transaction waits for it and keeps it until COMMIT; a statement from outside waits
+// while a transaction holds it; statements of the holding transaction's own async context run
+// at once. Interleaving is impossible by construction, whatever the callback awaits.
+//
+// The price is a promise per statement where node:sqlite needs none, and a queue only while a
+// transaction is open (measured in server/README.md, Benchmarks).
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { otherWriterWatcher } from "./data-version.ts";
+import type { Dialect, Param, RunResult, Sql, Store, TxOptions } from "./sql.ts";
+import { prepare } from "./statements.ts";
+
+export const sqliteDialect: Dialect = {
+  kind: "sqlite",
+  forUpdate: "",
+  skipLocked: "",
+  jsonArray: (param) => `json_each(${param})`,
+  jsonText: (column, path) => `json_extract(${column}, '${path.replace(/'/g, "''")}')`,
+};
+
+/** A transaction or a savepoint of one, in the async context of its callback. */
+interface Frame {
+  open: boolean;
+  /** Notifications to deliver when the outermost transaction commits. */
+  notes: [string, string][];
+  /** Nested transactions of this frame run one after the other: savepoints are a stack. */
+  chain: Promise<unknown>;
+  depth: number;
+}
+
+type Listener = (payload: string | undefined) => void;
+
+// Parameters as node:sqlite binds them: it refuses booleans.
+function bind(params: readonly Param[] | undefined): SQLInputValue[] {
+  if (!params) return [];
+  let copy: SQLInputValue[] | undefined;
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i];
+    if (typeof p === "boolean" || p === undefined) (copy ??= params.slice() as SQLInputValue[])[i] = p === undefined ? null : p ? 1 : 0;
+  }
+  return copy ?? (params as SQLInputValue[]);
+}
+
+export class SqliteStore implements Store {
+  readonly dialect = sqliteDialect;
+  /** The connection, for db/ code that is SQLite's own (migrations, data_version). */
+  readonly db: DatabaseSync;
+  private readonly context = new AsyncLocalStorage<Frame>();
+  /** True while a transaction holds the connection or it has been handed to the next waiter. */
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+  private readonly listeners = new Map<string, Set<Listener>>();
+  /** The connection's own setting (FULL), restored after a relaxed commit. */
+  private readonly synchronous: number;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+    this.synchronous = (db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
+  }
+
+  all<R>(sql: string, params?: readonly Param[]): Promise<R[]> {
+    return this.statement(() => prepare(this.db, sql).all(...bind(params)) as R[]);
+  }
+
+  get<R>(sql: string, params?: readonly Param[]): Promise<R | undefined> {
+    return this.statement(() => prepare(this.db, sql).get(...bind(params)) as R | undefined);
+  }
+
+  run(sql: string, params?: readonly Param[]): Promise<RunResult> {
+    return this.statement(() => ({ changes: Number(prepare(this.db, sql).run(...bind(params)).changes) }));
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.statement(() => this.db.exec(sql));
+  }
+
+  lock(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  notify(channel: string, payload = ""): Promise<void> {
+    const frame = this.open();
+    if (frame) frame.notes.push([channel, payload]);
+    else setImmediate(() => this.deliver([[channel, payload]]));
+    return Promise.resolve();
+  }
+
+  async transaction<T>(fn: (tx: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
+    const parent = this.open();
+    if (parent) return this.savepoint(parent, fn);
+    await this.acquire();
+    const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), depth: 0 };
+    const run = (sql: string) => prepare(this.db, sql).run();
+    try {
+      if (options.relaxed) run("PRAGMA synchronous = NORMAL");
+      run("BEGIN IMMEDIATE");
+      let result: T;
+      try {
+        result = await this.context.run(frame, () => fn(this));
+        run("COMMIT");
+      } catch (error) {
+        if (this.db.isTransaction) run("ROLLBACK");
+        throw error;
+      } finally {
+        frame.open = false;
+      }
+      if (frame.notes.length) setImmediate(() => this.deliver(frame.notes));
+      return result;
+    } finally {
+      if (options.relaxed) run(`PRAGMA synchronous = ${this.synchronous}`);
+      this.release();
+    }
+  }
+
+  async listen(channel: string, fn: Listener): Promise<() => void> {
+    let set = this.listeners.get(channel);
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(fn);
+    return () => void set.delete(fn);
+  }
+
+  async changes(): Promise<() => boolean> {
+    return otherWriterWatcher(this.db);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  /** The open transaction (or savepoint) of the caller's async context. */
+  private open(): Frame | undefined {
+    const frame = this.context.getStore();
+    return frame?.open ? frame : undefined;
+  }
+
+  private statement<T>(work: () => T): Promise<T> {
+    if (!this.held || this.open()) {
+      try {
+        return Promise.resolve(work());
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
+    // A transaction of another context holds the connection: run after it, in turn.
+    return this.acquire().then(() => {
+      try {
+        return work();
+      } finally {
+        this.release();
+      }
+    });
+  }
+
+  private acquire(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the connection to the next waiter (it stays held), or frees it. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.held = false;
+  }
+
+  private async savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const turn = parent.chain.then(async () => {
+      const name = `sp${parent.depth + 1}`;
+      const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), depth: parent.depth + 1 };
+      const run = (sql: string) => prepare(this.db, sql).run();
+      run(`SAVEPOINT ${name}`);
+      try {
+        const result = await this.context.run(frame, () => fn(this));
+        run(`RELEASE ${name}`);
+        parent.notes.push(...frame.notes);
+        return result;
+      } catch (error) {
+        run(`ROLLBACK TO ${name}`);
+        run(`RELEASE ${name}`);
+        throw error;
+      } finally {
+        frame.open = false;
+      }
+    });
+    parent.chain = turn.catch(() => {});
+    return turn;
+  }
+
+  private deliver(notes: [string, string][]): void {
+    for (const [channel, payload] of notes) this.listeners.get(channel)?.forEach((fn) => fn(payload));
+  }
+}
+
+const stores = new WeakMap<DatabaseSync, SqliteStore>();
+
+/**
+ * The one Store of a connection: its lock and its transactions' context must be shared by every
+ * repository on the connection, so each connection has exactly one.
+ */
+export function storeOnSqlite(db: DatabaseSync): SqliteStore {
+  let store = stores.get(db);
+  if (!store) stores.set(db, (store = new SqliteStore(db)));
+  return store;
+}
