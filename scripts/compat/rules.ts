@@ -156,13 +156,32 @@ const schemaKinds: Record<string, [Level, Level, string]> = {
   "discriminator-added": ["INFO", "INFO", "a discriminator was added"],
   "discriminator-removed": ["INFO", "INFO", "the discriminator was removed"],
   "discriminator-property-name-changed": [
-    "INFO",
-    "INFO",
-    "the discriminator's property name changed",
+    "ERR",
+    "ERR",
+    "the discriminator's property name changed: senders put the tag in the old property, readers look for it there",
   ],
   "discriminator-mapping-added": ["INFO", "INFO", "a discriminator mapping was added"],
-  "discriminator-mapping-deleted": ["INFO", "INFO", "a discriminator mapping was deleted"],
-  "discriminator-mapping-changed": ["INFO", "INFO", "a discriminator mapping changed"],
+  "discriminator-mapping-deleted": [
+    "ERR",
+    "ERR",
+    "a discriminator mapping entry is gone while its schema is still an alternative: senders' tag value is refused, readers cannot map the value they receive",
+  ],
+  "discriminator-mapping-deleted-with-alternative": [
+    "ERR",
+    "INFO",
+    "a discriminator mapping entry is gone with its alternative: senders' tag value is refused (readers never receive it)",
+  ],
+  "discriminator-mapping-changed": [
+    "ERR",
+    "ERR",
+    "a discriminator mapping entry points to another schema: a tag value now means another shape",
+  ],
+  "unique-items-set": [
+    "ERR",
+    "INFO",
+    "uniqueItems set: arrays with repeated items, accepted before, are refused (V1: as a tightened limit)",
+  ],
+  "unique-items-unset": ["INFO", "ERR", "uniqueItems removed: readers may now get repeated items"],
   "prefix-items-added": ["INFO", "ERR", "prefixItems added"],
   "prefix-items-removed": ["ERR", "INFO", "prefixItems removed"],
   "content-media-type-changed": ["ERR", "ERR", "contentMediaType changed"],
@@ -186,6 +205,21 @@ const schemaKinds: Record<string, [Level, Level, string]> = {
     "INFO",
     "WARN",
     "a required property is no longer writeOnly: readers now receive it",
+  ],
+  "required-became-not-read-only": [
+    "ERR",
+    "INFO",
+    "a required property is no longer readOnly: clients, which never sent it, must now send it",
+  ],
+  "required-became-write-only": [
+    "INFO",
+    "WARN",
+    "a required property became writeOnly: it is no longer returned, readers relying on it may break (oasdiff: compatible)",
+  ],
+  "optional-became-write-only": [
+    "INFO",
+    "WARN",
+    "an optional property became writeOnly: it is no longer returned (as an optional property removed)",
   ],
 };
 // Keywords whose presence only narrows what is valid (added: ERR for a request, removed: ERR
@@ -221,7 +255,11 @@ for (const b of [
     `${b} decreased: values near the old bound are refused`,
   ];
   schemaKinds[`${b}-increased`] = ["INFO", "ERR", `${b} increased: larger values may now arrive`];
-  schemaKinds[`${b}-set`] = ["WARN", "INFO", `${b} set where there was none`];
+  schemaKinds[`${b}-set`] = [
+    "ERR",
+    "INFO",
+    `${b} set where there was none: values beyond it, accepted before, are refused (V1: as a tightened limit)`,
+  ];
   schemaKinds[`${b}-unset`] = ["INFO", "ERR", `${b} no longer bounds the value`];
 }
 for (const b of [
@@ -238,7 +276,11 @@ for (const b of [
     `${b} increased: values near the old bound are refused`,
   ];
   schemaKinds[`${b}-decreased`] = ["INFO", "ERR", `${b} decreased: smaller values may now arrive`];
-  schemaKinds[`${b}-set`] = ["WARN", "INFO", `${b} set where there was none`];
+  schemaKinds[`${b}-set`] = [
+    "ERR",
+    "INFO",
+    `${b} set where there was none: values beyond it, accepted before, are refused (V1: as a tightened limit)`,
+  ];
   schemaKinds[`${b}-unset`] = ["INFO", "ERR", `${b} no longer bounds the value`];
 }
 // Properties of an object: `<direction>-<where>-<kind>` with where property / parameter-property / header-property.
@@ -370,6 +412,40 @@ rule(
   "INFO",
   "a scope was removed from a global security requirement",
 );
+// Effective security of an operation (its own list, else the document's): the OR of requirements,
+// each the AND of schemes with scopes. A client holding the credentials of one old requirement
+// keeps working while one new requirement asks for no more than those (same schemes, defined
+// alike, no new scope). For webhooks and callbacks the platform sends the credential: the sides swap.
+rule(
+  "api-security-requirement-added",
+  "ERR",
+  "an operation that needed no credential now requires one: every existing call is refused",
+);
+rule(
+  "api-security-requirement-scope-added",
+  "ERR",
+  "a scope was added to the requirement clients meet: their tokens lack it and are refused",
+);
+rule(
+  "api-security-requirement-scheme-added",
+  "ERR",
+  "a scheme was added to a requirement (AND): clients holding the old credentials lack the new one",
+);
+rule(
+  "api-security-requirement-removed",
+  "ERR",
+  "a security alternative (OR) clients use is gone and no remaining one asks for their credentials only",
+);
+rule(
+  "api-security-scheme-changed-for-operation",
+  "ERR",
+  "a security scheme the operation requires changed how the credential is sent or obtained (type, in, name, http scheme, OAuth flow or URL, OpenID Connect URL): existing credentials stop working",
+);
+rule(
+  "api-security-requirement-alternative-added",
+  "INFO",
+  "a further way to authenticate (an OR alternative) or a requirement that asks for less",
+);
 rule("api-security-component-added", "INFO", "a security scheme was added");
 rule("api-security-component-removed", "INFO", "a security scheme was removed");
 rule("api-security-component-changed", "INFO", "a security scheme changed");
@@ -418,6 +494,12 @@ rule(
   "style, explode or allowReserved changed: clients serialise the value differently",
 );
 rule("request-parameter-content-changed", "ERR", "the parameter's media type changed");
+rule(
+  "request-parameter-allow-empty-value-removed",
+  "ERR",
+  "allowEmptyValue is gone: clients sending the parameter empty are refused",
+);
+rule("request-parameter-allow-empty-value-added", "INFO", "the parameter may now be sent empty");
 rule("request-parameter-sunset-parse", "ERR", "a deprecated parameter's x-sunset is not a date");
 rule(
   "request-parameter-sunset-date-changed-too-small",
@@ -479,6 +561,11 @@ rule("required-response-header-removed", "ERR", "a required response header is g
 rule("optional-response-header-removed", "WARN", "an optional response header is gone");
 rule("response-header-became-optional", "ERR", "a response header clients rely on may be missing");
 rule("response-header-became-required", "INFO", "a response header is now always sent");
+rule(
+  "response-header-serialization-changed",
+  "ERR",
+  "a response header's style or explode changed: readers parse the value differently",
+);
 // Webhooks (the platform sends the payload: its body is judged as a response).
 rule("callback-added", "INFO", "the server now calls a new callback");
 rule("callback-removed", "ERR", "a callback receivers handle is no longer called");

@@ -230,13 +230,12 @@ export function diffSchema(baseRaw: any, revRaw: any, c: SchemaCtx): void {
     const v2 = typeof rs[key] === "number" ? { value: rs[key], exclusive: false } : undefined;
     compareBound(name, side, v1, v2, emit);
   }
-  if (bs.uniqueItems !== rs.uniqueItems && (bs.uniqueItems || rs.uniqueItems)) {
-    // uniqueItems narrows like a bound: set refuses arrays with repeats.
+  if (!!bs.uniqueItems !== !!rs.uniqueItems)
+    // uniqueItems narrows like a bound: set, it refuses arrays with repeats.
     emit(
-      rs.uniqueItems ? "max-items-set" : "max-items-unset",
+      rs.uniqueItems ? "unique-items-set" : "unique-items-unset",
       `uniqueItems ${rs.uniqueItems ? "set" : "removed"}`,
     );
-  }
   compareObject(b, r, c, emit, sub);
   // Arrays.
   // Items are compared when both sides describe arrays; a value that became an array (or stopped
@@ -249,7 +248,7 @@ export function diffSchema(baseRaw: any, revRaw: any, c: SchemaCtx): void {
   }
   compareList("prefixItems", "prefix-items", bs, rs, emit, sub);
   compareComposition(b, r, c, emit, sub);
-  compareDiscriminator(bs.discriminator, rs.discriminator, emit);
+  compareDiscriminator(b, r, c, emit);
   // Subschemas that only constrain: added or removed as a whole, else compared inside.
   for (const [key, name] of [
     ["if", "if"],
@@ -509,15 +508,21 @@ function compareObject(
         `property ${name} became ${req2.has(name) ? "required" : "optional"}`,
         at,
       );
+    // readOnly values are not sent in a request, writeOnly ones not returned in a response: a
+    // property crossing that line appears (a required one must now be sent) or disappears (a
+    // response property no longer returned reads as a removed one).
     for (const [flag, label] of [
       ["readOnly", "read-only"],
       ["writeOnly", "write-only"],
     ] as const)
       if (!!s1[flag] !== !!s2[flag]) {
+        const hiddenHere = (flag === "readOnly") === (c.dir === "request");
         const kind =
-          flag === "writeOnly" && !s2[flag] && req2.has(name) && c.dir === "response"
-            ? "required-became-not-write-only"
-            : `became-${s2[flag] ? "" : "not-"}${label}`;
+          hiddenHere && !s2[flag] && req2.has(name) && req1.has(name)
+            ? `required-became-not-${label}`
+            : flag === "writeOnly" && c.dir === "response" && s2[flag] && !c.exempt
+              ? `${req1.has(name) ? "required" : "optional"}-became-write-only`
+              : `became-${s2[flag] ? "" : "not-"}${label}`;
         c.emit(`${c.dir}-${where}-${kind}`, `property ${name} ${kind}`, at);
       }
     diffSchema(p1[name], p2[name], sub(["properties", name], where, exempt));
@@ -593,10 +598,21 @@ function matchMembers(
   const free2 = new Set(l2.map((_, i) => i));
   const pairs: [number, number][] = [];
   const left: number[] = [];
+  // Two components that exist side by side in both documents are two types, even with the same
+  // structure (oasdiff: generated clients tell them apart); otherwise (a component renamed, an
+  // inline schema) alternatives are what they accept, refs resolved.
+  const component = (d: Doc, name?: string) =>
+    !!name && !!d.components?.schemas && name in d.components.schemas;
+  const nominal = (i: number, j: number) =>
+    !!n1[i].name &&
+    !!n2[j].name &&
+    n1[i].name !== n2[j].name &&
+    component(c.rev, n1[i].name) &&
+    component(c.base, n2[j].name);
   const tests: ((i: number, j: number) => boolean)[] = [
     (i, j) => !!n1[i].name && n1[i].name === n2[j].name,
-    // Two different component names are two alternatives, even with the same content (oasdiff).
-    (i, j) => !(n1[i].name && n2[j].name) && fingerprint(n1[i].s) === fingerprint(n2[j].s),
+    (i, j) => !nominal(i, j) && fingerprint(n1[i].s) === fingerprint(n2[j].s),
+    (i, j) => !nominal(i, j) && equivalent(c, l1[i], l2[j]),
     (i, j) => !!n1[i].s.title && n1[i].s.title === n2[j].s.title,
   ];
   let rest = l1.map((_, i) => i);
@@ -623,7 +639,16 @@ function matchMembers(
     rest.forEach((i, k) => pairs.push([i, f[k]]));
     return { pairs, added: [], removed: [] };
   }
-  left.push(...rest);
+  // An alternative replaced by one that breaks nobody in this direction (a wider one in a
+  // request, a narrower one in a response) is an edit of it, compared inside.
+  for (const i of rest) {
+    const j = [...free2].find((j) => !nominal(i, j) && compatibleReplacement(c, l1[i], l2[j]));
+    if (j === undefined) left.push(i);
+    else {
+      pairs.push([i, j]);
+      free2.delete(j);
+    }
+  }
   return { pairs, added: [...free2], removed: left };
 }
 
@@ -686,7 +711,17 @@ function compareComposition(
   }
 }
 
-function compareDiscriminator(d1: any, d2: any, emit: (k: string, m: string) => void): void {
+/** Whether the component a discriminator mapping names (a ref, or a bare schema name) is still an alternative of r. */
+const mappingRef = (v: string) => (v.startsWith("#") ? v : `#/components/schemas/${v}`);
+
+function compareDiscriminator(
+  b: Normal,
+  r: Normal,
+  c: SchemaCtx,
+  emit: (k: string, m: string) => void,
+): void {
+  const d1 = b.s.discriminator;
+  const d2 = r.s.discriminator;
   if (same(d1, d2)) return;
   if (!d1) return emit("discriminator-added", "discriminator added");
   if (!d2) return emit("discriminator-removed", "discriminator removed");
@@ -695,11 +730,60 @@ function compareDiscriminator(d1: any, d2: any, emit: (k: string, m: string) => 
       "discriminator-property-name-changed",
       `discriminator property ${d1.propertyName} -> ${d2.propertyName}`,
     );
-  const m1 = d1.mapping ?? {};
-  const m2 = d2.mapping ?? {};
+  const m1: Record<string, string> = d1.mapping ?? {};
+  const m2: Record<string, string> = d2.mapping ?? {};
+  const alternatives = [
+    ...(Array.isArray(r.s.oneOf) ? r.s.oneOf : []),
+    ...(Array.isArray(r.s.anyOf) ? r.s.anyOf : []),
+  ];
+  // The old target, compared by what it accepts: a renamed identical component is the same one.
+  const stillAlternative = (ref: string) =>
+    alternatives.length === 0 ||
+    alternatives.some((a) => equivalent(c, { $ref: mappingRef(ref) }, a));
   for (const k of new Set([...Object.keys(m1), ...Object.keys(m2)])) {
     if (!(k in m1)) emit("discriminator-mapping-added", `mapping ${k} added`);
-    else if (!(k in m2)) emit("discriminator-mapping-deleted", `mapping ${k} deleted`);
-    else if (m1[k] !== m2[k]) emit("discriminator-mapping-changed", `mapping ${k} changed`);
+    else if (!(k in m2)) {
+      // Without an entry a value maps to the component of that name (implicit mapping).
+      const implicit = mappingRef(m1[k]).split("/").pop() === k;
+      if (implicit && normalize(c.rev, { $ref: mappingRef(k) }).s["x-compat-unresolved"] === undefined)
+        continue;
+      emit(
+        stillAlternative(m1[k])
+          ? "discriminator-mapping-deleted"
+          : "discriminator-mapping-deleted-with-alternative",
+        `mapping ${k} deleted`,
+      );
+    } else if (
+      mappingRef(m1[k]) !== mappingRef(m2[k]) &&
+      !equivalent(c, { $ref: mappingRef(m1[k]) }, { $ref: mappingRef(m2[k]) })
+    )
+      emit("discriminator-mapping-changed", `mapping ${k}: ${m1[k]} -> ${m2[k]}`);
   }
 }
+
+/**
+ * What a change from x (base) to y (revision) would report in c's direction, without reporting
+ * it: the levels of its findings. Used to compare alternatives by what they accept, refs resolved.
+ */
+function probe(c: SchemaCtx, x: any, y: any): Set<string> {
+  const levels = new Set<string>();
+  diffSchema(x, y, {
+    ...c,
+    ptr: [],
+    seen: new Map(),
+    depth: c.depth + 1,
+    emit: (id) => {
+      levels.add(ruleOf(id).level);
+    },
+  });
+  return levels;
+}
+
+/** Same accepted values: no finding at all from x (base) to y (revision). */
+const equivalent = (c: SchemaCtx, x: any, y: any): boolean => probe(c, x, y).size === 0;
+
+/** y can stand in for x in c's direction: the change from x to y breaks nobody. */
+const compatibleReplacement = (c: SchemaCtx, x: any, y: any) => {
+  const l = probe(c, x, y);
+  return !l.has("ERR") && !l.has("WARN");
+};

@@ -26,6 +26,10 @@ describe("agreement with oasdiff on its checker test data", () => {
     expect(a.warn.warning / a.warn.total).toBeGreaterThanOrEqual(0.97);
     expect(a.warn.breaking).toBe(0);
   });
+  it("WARN pairs of a limit newly set on request data are breaking (V1, issue 38)", () => {
+    expect(a.v1.total).toBeGreaterThanOrEqual(5);
+    expect(a.v1.breaking).toBe(a.v1.total);
+  });
   it("every fixture compared with itself shows no change", () => {
     const self = selfComparisons();
     expect(self.length).toBeGreaterThan(600);
