@@ -5,6 +5,7 @@ import type { Doc } from "./load.ts";
 import { deref, fingerprint, normalize } from "./resolve.ts";
 import { ruleOf, type Direction, type Level } from "./rules.ts";
 import { diffSchema, type SchemaCtx } from "./schema-diff.ts";
+import { compareEffectiveSecurity } from "./security.ts";
 
 export interface Finding {
   id: string;
@@ -213,7 +214,7 @@ function removedOperation(
 }
 
 // Keys compared (or deliberately not: documentation, servers) in an operation and a parameter;
-// any other key that differs (allowEmptyValue, a misspelt key, ...) is reported as unclassified.
+// any other key that differs (a misspelt key, ...) is reported as unclassified.
 const operationKeys = new Set([
   "callbacks",
   "tags",
@@ -237,6 +238,7 @@ const parameterKeys = new Set([
   "style",
   "explode",
   "allowReserved",
+  "allowEmptyValue",
   "schema",
   "content",
   "example",
@@ -347,6 +349,7 @@ function compareOperation(
   for (const t of t1)
     if (!t2.has(t)) emit("api-tag-removed", `tag ${t} removed`, [...o2.ptr, "tags"]);
   compareSecurityLists(a.security, b.security, "api", emit, [...o2.ptr, "security"]);
+  compareEffectiveSecurity(base, rev, a, b, o2.kind === "webhook", o2.ptr, emit);
   const sc1 = a["x-platform-scope"];
   const sc2 = b["x-platform-scope"];
   if (fingerprint(sc1) !== fingerprint(sc2))
@@ -533,6 +536,14 @@ function compareParameter(
         ptr,
       );
   }
+  if (!!p1.allowEmptyValue !== !!p2.allowEmptyValue)
+    emit(
+      p2.allowEmptyValue
+        ? "request-parameter-allow-empty-value-added"
+        : "request-parameter-allow-empty-value-removed",
+      `${name}: allowEmptyValue ${p2.allowEmptyValue ? "set" : "removed"}`,
+      ptr,
+    );
   const style = (p: Doc) => p.style ?? (p.in === "query" || p.in === "cookie" ? "form" : "simple");
   const explode = (p: Doc) => p.explode ?? style(p) === "form";
   if (
@@ -584,6 +595,14 @@ function compareHeaders(
     }
     const y = x.v as Doc;
     const at = [...ptr, x.k];
+    // A header is serialised as `simple` (explode false) unless it says otherwise.
+    const ser = (h: Doc) => `${h.style ?? "simple"}/${!!h.explode}`;
+    if (ser(v as Doc) !== ser(y))
+      emit(
+        "response-header-serialization-changed",
+        `header ${name}: serialisation ${ser(v as Doc)} -> ${ser(y)}`,
+        at,
+      );
     if (!!(v as any).required !== !!y.required)
       emit(
         y.required ? "response-header-became-required" : "response-header-became-optional",

@@ -10,12 +10,16 @@ export type Doc = Record<string, any>;
 /** A document that cannot be read or is not OpenAPI; the CLI exits 2 naming it. */
 export class LoadError extends Error {}
 
-function parseFile(file: string): Doc {
+/** Reads a file's text by its absolute path: from disk, or from a git revision (inputs.ts). */
+export type Reader = (file: string) => string;
+const fromDisk: Reader = (file) => readFileSync(file, "utf8");
+
+function parseFile(file: string, read: Reader): Doc {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = read(file);
   } catch (e) {
-    throw new LoadError(`cannot read ${file}: ${(e as Error).message}`);
+    throw new LoadError(`cannot read ${file}: ${(e as Error).message.split("\n")[0]}`);
   }
   try {
     // YAML is a superset of JSON; `uniqueKeys: false` because real documents repeat keys.
@@ -25,9 +29,10 @@ function parseFile(file: string): Doc {
   }
 }
 
-export function loadDocument(file: string): Doc {
+export function loadDocument(file: string, read: Reader = fromDisk, label: string = file): Doc {
   const path = resolve(file);
-  const doc = parseFile(path);
+  const doc = parseFile(path, read);
+  file = label;
   if (
     !doc ||
     typeof doc !== "object" ||
@@ -36,11 +41,11 @@ export function loadDocument(file: string): Doc {
     throw new LoadError(`${file} is not an OpenAPI document (no "openapi" field)`);
   if (typeof doc.swagger === "string")
     throw new LoadError(`${file} is Swagger ${doc.swagger}; only OpenAPI 3.0 and 3.1 are read`);
-  return inlineExternal(doc, path);
+  return inlineExternal(doc, path, read);
 }
 
 /** Rewrites refs to other files into local refs to a copy kept under x-compat-external. */
-export function inlineExternal(doc: Doc, path: string): Doc {
+export function inlineExternal(doc: Doc, path: string, read: Reader = fromDisk): Doc {
   const external: Record<string, Doc> = {};
   const keys = new Map<string, string>([[path, ""]]);
   const pending: { node: any; file: string }[] = [{ node: doc, file: path }];
@@ -49,7 +54,7 @@ export function inlineExternal(doc: Doc, path: string): Doc {
     if (key === undefined) {
       key = String(keys.size);
       keys.set(file, key);
-      external[key] = parseFile(file);
+      external[key] = parseFile(file, read);
       pending.push({ node: external[key], file });
     }
     return key;

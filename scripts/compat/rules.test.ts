@@ -444,11 +444,12 @@ describe("compatibility rules (decision V1)", () => {
     post(callbacks).callbacks = {
       done: { "{$request.body#/url}": { post: { responses: { "200": { description: "ok" } } } } },
     };
-    get(callbacks).parameters[0].allowEmptyValue = true;
+    // A misspelt key of a parameter (allowEmptyValue, once the example here, has its rules now).
+    get(callbacks).parameters[0].requird = true;
     expect(
       compareDocuments(base(), callbacks).map((f) => `${f.id} ${f.level} ${f.pointer}`),
     ).toEqual([
-      "unclassified UNCLASSIFIED /paths/~1v1~1things/get/parameters/0/allowEmptyValue",
+      "unclassified UNCLASSIFIED /paths/~1v1~1things/get/parameters/0/requird",
       "callback-added INFO /paths/~1v1~1things/post/callbacks/done/{$request.body#~1url}/post",
     ]);
   });
@@ -519,7 +520,7 @@ describe("compatibility rules (decision V1)", () => {
     );
   });
 
-  it("the changelog of a release lists each change under its rule", () => {
+  it("the changelog of a release lists each change under its operation, with its rule and level", () => {
     const after = base();
     things(after).Thing.properties.extra = { type: "string" };
     things(after).NewThing.properties.z = { type: "string" };
@@ -528,12 +529,12 @@ describe("compatibility rules (decision V1)", () => {
     };
     const section = changelogSection("1.1.0", compareDocuments(base(), after), "2026-01-01");
     expect(section).toMatch(/^## 1\.1\.0 \(2026-01-01\)/);
-    expect(section).toMatch(/### endpoint-added \(INFO\)\n\n[^\n]+\n\n- `GET \/v1\/other`/);
+    expect(section).toMatch(/### `GET \/v1\/other`\n\n- INFO `endpoint-added`: new \(`\/paths\/~1v1~1other\/get`\)/);
     expect(section).toMatch(
-      /### request-property-added-optional \(INFO\)\n\n[^\n]+\n\n- `POST \/v1\/things`: property z added/,
+      /### `POST \/v1\/things`\n\n- INFO `request-property-added-optional`: property z added \(`[^`]+\/properties\/z`\)/,
     );
     expect(section).toMatch(
-      /### response-property-added-optional \(INFO\)\n\n[^\n]+\n\n- `GET \/v1\/things`: property extra added/,
+      /### `GET \/v1\/things`\n\n- INFO `response-property-added-optional`: property extra added \(`[^`]+\/properties\/extra`\)/,
     );
   });
 });
