@@ -649,6 +649,16 @@ function matchMembers(
       free2.delete(j);
     }
   }
+  // One alternative replaced by one other (not two coexisting components): an edit, compared
+  // inside, so what the new one accepts decides in both directions (a wider alternative in a
+  // response is news to readers even where adding an anyOf alternative is not).
+  if (left.length === 1 && free2.size === 1) {
+    const j = [...free2][0];
+    if (!nominal(left[0], j)) {
+      pairs.push([left[0], j]);
+      return { pairs, added: [], removed: [] };
+    }
+  }
   return { pairs, added: [...free2], removed: left };
 }
 

@@ -125,6 +125,14 @@ export function compareEffectiveSecurity(
   }));
   for (const h of holders) {
     if (required.some((r) => lacks(h, r).length === 0)) continue;
+    if (h.req.size === 0 && swapped) {
+      emit(
+        "api-security-requirement-removed",
+        `the platform may now call without credentials: receivers checking ${required.map((r) => label(r.req)).join(" OR ")} refuse it`,
+        ptr,
+      );
+      continue;
+    }
     if (h.req.size === 0) {
       emit(
         "api-security-requirement-added",
