@@ -14,24 +14,24 @@ export class LoadError extends Error {}
 export type Reader = (file: string) => string;
 const fromDisk: Reader = (file) => readFileSync(file, "utf8");
 
-function parseFile(file: string, read: Reader): Doc {
+function parseFile(file: string, read: Reader, name = file): Doc {
   let text: string;
   try {
     text = read(file);
   } catch (e) {
-    throw new LoadError(`cannot read ${file}: ${(e as Error).message.split("\n")[0]}`);
+    throw new LoadError(`cannot read ${name}: ${(e as Error).message.split("\n")[0]}`);
   }
   try {
     // YAML is a superset of JSON; `uniqueKeys: false` because real documents repeat keys.
     return parseYaml(text, { uniqueKeys: false, maxAliasCount: -1 }) as Doc;
   } catch (e) {
-    throw new LoadError(`cannot parse ${file}: ${(e as Error).message.split("\n")[0]}`);
+    throw new LoadError(`cannot parse ${name}: ${(e as Error).message.split("\n")[0]}`);
   }
 }
 
 export function loadDocument(file: string, read: Reader = fromDisk, label: string = file): Doc {
   const path = resolve(file);
-  const doc = parseFile(path, read);
+  const doc = parseFile(path, read, label);
   file = label;
   if (
     !doc ||
