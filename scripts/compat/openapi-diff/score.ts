@@ -3,7 +3,7 @@
 // read, and every document compared with itself (no finding at all).
 // `node scripts/compat/openapi-diff/score.ts [openapi-diff|openapi-diff-heldout] [--show]` prints
 // the score, and with --show every disagreement with its findings.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compareDocuments, type Finding } from "../compare.ts";
@@ -24,10 +24,19 @@ export interface PeerResult {
   error?: string;
 }
 
+export interface Judged {
+  base: string;
+  revision: string;
+  label: "breaking" | "compatible" | "warning";
+  reason: string;
+}
+
 export interface PeerScore {
   part: string;
   breaking: { total: number; caught: number };
   compatible: { total: number; alarmed: number };
+  /** The same with the labels judged by hand (judged.json: pairs where the peer's label was read otherwise). */
+  judged: { breaking: { total: number; caught: number }; compatible: { total: number; alarmed: number }; count: number };
   errors: number;
   self: { total: number; unequal: string[] };
   results: PeerResult[];
@@ -75,7 +84,25 @@ export function scorePart(part: string): PeerScore {
   };
   walk(join(dir, "data"));
   const scored = results.filter((r) => !r.error);
+  const judgedFile = join(dir, "judged.json");
+  const judged: Judged[] = existsSync(judgedFile)
+    ? JSON.parse(readFileSync(judgedFile, "utf8")).judged
+    : [];
+  const judgedLabel = (r: PeerResult) =>
+    judged.find((j) => j.base === r.base && j.revision === r.revision)?.label ?? r.label;
+  const isBreaking = (r: PeerResult) => judgedLabel(r) === "breaking";
   return {
+    judged: {
+      breaking: {
+        total: scored.filter(isBreaking).length,
+        caught: scored.filter((r) => isBreaking(r) && r.breaking).length,
+      },
+      compatible: {
+        total: scored.filter((r) => !isBreaking(r)).length,
+        alarmed: scored.filter((r) => !isBreaking(r) && r.breaking).length,
+      },
+      count: judged.length,
+    },
     part,
     breaking: {
       total: scored.filter((r) => r.label === "breaking").length,
@@ -93,7 +120,11 @@ export function scorePart(part: string): PeerScore {
 
 const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : "-");
 export function scoreLine(s: PeerScore): string {
-  return `${s.part}: caught ${s.breaking.caught}/${s.breaking.total} breaking (${pct(s.breaking.caught, s.breaking.total)} %), false alarms ${s.compatible.alarmed}/${s.compatible.total} (${pct(s.compatible.alarmed, s.compatible.total)} %), ${s.errors} pair(s) not readable, ${s.self.total - s.self.unequal.length}/${s.self.total} documents equal to themselves`;
+  const j = s.judged;
+  const judgedLine = j.count
+    ? `\n${s.part}, ${j.count} label(s) judged by hand (judged.json): caught ${j.breaking.caught}/${j.breaking.total} (${pct(j.breaking.caught, j.breaking.total)} %), false alarms ${j.compatible.alarmed}/${j.compatible.total} (${pct(j.compatible.alarmed, j.compatible.total)} %)`
+    : "";
+  return `${s.part}, openapi-diff's own labels: caught ${s.breaking.caught}/${s.breaking.total} breaking (${pct(s.breaking.caught, s.breaking.total)} %), false alarms ${s.compatible.alarmed}/${s.compatible.total} (${pct(s.compatible.alarmed, s.compatible.total)} %), ${s.errors} pair(s) not readable, ${s.self.total - s.self.unequal.length}/${s.self.total} documents equal to themselves${judgedLine}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
