@@ -23,6 +23,8 @@ export interface PeerPair {
   revision: string;
   label: "breaking" | "compatible";
   assertion: string;
+  /** The openapi-diff check an assertSpecIncompatible turned on (some are off by default). */
+  check?: string;
 }
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -56,10 +58,22 @@ export function pairsOfClass(className: string, java: string): PeerPair[] {
     const body = chunk.replace(/\/\/[^\n]*/g, "");
     const method = /void\s+(\w+)\s*\(/.exec(body)?.[1] ?? `test${n}`;
     const test = `${className}.${method}`;
-    for (const m of body.matchAll(/\b(assert\w+)\(\s*([\w".\/-]+)\s*,\s*([\w".\/-]+)\s*[,)]/g)) {
+    for (const m of body.matchAll(
+      /\b(assert\w+)\(\s*([\w".\/-]+)\s*,\s*([\w".\/-]+)\s*(?:,\s*(\w+)\s*)?[,)]/g,
+    )) {
       const label = helpers[m[1]];
       const [b, r] = [arg(m[2]), arg(m[3])];
-      if (label && b && r) out.push({ test, base: b, revision: r, label, assertion: m[1] });
+      // assertSpecIncompatible names the check (BackwardIncompatibleProp) it turns on.
+      const prop = m[4] && /^[A-Z_]+$/.test(m[4]) ? m[4] : /(\w+)\s*;\s*$/.exec(body.slice(0, m.index).split("BackwardIncompatibleProp prop =").pop() ?? "")?.[1];
+      if (label && b && r)
+        out.push({
+          test,
+          base: b,
+          revision: r,
+          label,
+          assertion: m[1],
+          ...(m[1] === "assertSpecIncompatible" && prop ? { check: prop } : {}),
+        });
     }
     // fromLocations(a, b) followed by whole-comparison assertions on its variable.
     const calls = [
@@ -119,7 +133,8 @@ function main(gitDir: string, commit: string): void {
     ["openapi-diff-heldout", held],
   ] as const) {
     const out = join(root, "test/compat", dir);
-    rmSync(out, { recursive: true, force: true });
+    // Only what this script writes is replaced (judged.json, written by hand, stays).
+    rmSync(join(out, "data"), { recursive: true, force: true });
     mkdirSync(join(out, "data"), { recursive: true });
     writeFileSync(join(out, "LICENSE"), git(gitDir, "show", `${commit}:LICENSE`));
     // The documents of this part's pairs and every file they $ref, nothing of the other part's.
