@@ -176,6 +176,13 @@ const visibility: Case[] = [
     received: "ok",
   },
   {
+    what: "a limit newly set on a readOnly property (never sent)",
+    before: withProp({ type: "string", readOnly: true }),
+    after: withProp({ type: "string", readOnly: true, maxLength: 5 }),
+    sent: "ok",
+    received: "ok",
+  },
+  {
     what: "a required property becomes writeOnly (no longer returned)",
     before: withProp(str),
     after: withProp({ type: "string", writeOnly: true }),

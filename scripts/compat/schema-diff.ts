@@ -109,9 +109,10 @@ const handled = new Set([
 // What a readOnly value in a request (never sent) or a writeOnly one in a response (never
 // returned) exempts, as oasdiff does: the bounds and enum values; other keywords (pattern, type)
 // still describe the value and keep their verdict.
+// A limit newly set on a readOnly request value (V1: ERR elsewhere) is exempt the same way.
 const exemptKinds: Record<Direction, RegExp> = {
   request:
-    /^(enum-value-removed|max-decreased|exclusive-max-decreased|max-length-decreased|min-increased|exclusive-min-increased|min-length-increased)$/,
+    /^(enum-value-removed|max-decreased|exclusive-max-decreased|max-length-decreased|min-increased|exclusive-min-increased|min-length-increased|(max|min|exclusive-max|exclusive-min|max-length|min-length|max-items|min-items|max-properties|min-properties|max-contains|min-contains|unique-items)-set)$/,
   response: /^(enum-value-added|enum-removed)$/,
 };
 
