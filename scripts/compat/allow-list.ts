@@ -32,7 +32,8 @@ export function readAllowList(file: string): AllowEntry[] {
   return list.map((e: any, i: number) => {
     const where = `allow-list ${file}, entry ${i + 1}`;
     const rule = e?.rule ?? e?.id;
-    if (typeof rule !== "string" || !rule) throw new LoadError(`${where}: "rule" (a rule id) is required`);
+    if (typeof rule !== "string" || !rule)
+      throw new LoadError(`${where}: "rule" (a rule id) is required`);
     try {
       ruleOf(rule);
     } catch {

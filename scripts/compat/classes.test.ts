@@ -22,12 +22,12 @@ function place(where: string, schema: Doc, components: Doc = {}): Doc {
   const get = d.paths["/things"].get;
   if (where === "request body")
     d.paths["/things"].post = { requestBody: { required: true, ...json(schema) }, responses: ok };
-  else if (where === "query parameter")
-    get.parameters = [{ name: "q", in: "query", schema }];
+  else if (where === "query parameter") get.parameters = [{ name: "q", in: "query", schema }];
   else if (where === "path-level parameter")
     d.paths["/things"].parameters = [{ name: "X-Q", in: "header", schema }];
   else if (where === "cookie parameter") get.parameters = [{ name: "c", in: "cookie", schema }];
-  else if (where === "response body") get.responses = { "200": { description: "ok", ...json(schema) } };
+  else if (where === "response body")
+    get.responses = { "200": { description: "ok", ...json(schema) } };
   else if (where === "response header")
     get.responses = { "200": { description: "ok", headers: { "X-H": { schema } } } };
   else if (where === "webhook payload")
@@ -38,16 +38,27 @@ function place(where: string, schema: Doc, components: Doc = {}): Doc {
     };
   else if (where === "callback payload")
     d.paths["/things"].post = {
-      callbacks: { cb: { "{$request.body#/url}": { post: { requestBody: json(schema), responses: ok } } } },
+      callbacks: {
+        cb: { "{$request.body#/url}": { post: { requestBody: json(schema), responses: ok } } },
+      },
       responses: ok,
     };
   else throw new Error(where);
   return d;
 }
 
-const sent = ["request body", "query parameter", "path-level parameter", "cookie parameter", "webhook answer"];
+const sent = [
+  "request body",
+  "query parameter",
+  "path-level parameter",
+  "cookie parameter",
+  "webhook answer",
+];
 const received = ["response body", "response header", "webhook payload", "callback payload"];
-const bodies = { sent: ["request body", "webhook answer"], received: ["response body", "webhook payload", "callback payload"] };
+const bodies = {
+  sent: ["request body", "webhook answer"],
+  received: ["response body", "webhook payload", "callback payload"],
+};
 
 const verdict = (fs: Finding[]): Verdict =>
   fs.some((f) => f.level === "ERR") ? "ERR" : fs.some((f) => f.level === "WARN") ? "WARN" : "ok";
@@ -87,14 +98,37 @@ const limits: Case[] = [
   const set = { ...(s as Doc), [key as string]: v };
   const bodyOnly = key === "maxProperties" || key === "minProperties";
   return [
-    { what: `${key} newly set`, before: s as Doc, after: set, sent: "ERR", received: "ok", bodyOnly, rule: `${name}-set` },
-    { what: `${key} no longer set`, before: set, after: s as Doc, sent: "ok", received: "ERR", bodyOnly },
+    {
+      what: `${key} newly set`,
+      before: s as Doc,
+      after: set,
+      sent: "ERR",
+      received: "ok",
+      bodyOnly,
+      rule: `${name}-set`,
+    },
+    {
+      what: `${key} no longer set`,
+      before: set,
+      after: s as Doc,
+      sent: "ok",
+      received: "ERR",
+      bodyOnly,
+    },
   ] as Case[];
 });
 
 const animals = (extra: Doc = {}): Doc => ({
-  Cat: { type: "object", required: ["kind"], properties: { kind: str, meows: { type: "boolean" } } },
-  Dog: { type: "object", required: ["kind"], properties: { kind: str, barks: { type: "boolean" } } },
+  Cat: {
+    type: "object",
+    required: ["kind"],
+    properties: { kind: str, meows: { type: "boolean" } },
+  },
+  Dog: {
+    type: "object",
+    required: ["kind"],
+    properties: { kind: str, barks: { type: "boolean" } },
+  },
   ...extra,
 });
 const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
@@ -152,7 +186,15 @@ const discriminators: Case[] = [
     sent: "ok",
     received: "ok",
   },
-].map((c) => ({ ...c, bodyOnly: true, componentsBefore: animals(), componentsAfter: c.componentsAfter ?? animals() }) as Case);
+].map(
+  (c) =>
+    ({
+      ...c,
+      bodyOnly: true,
+      componentsBefore: animals(),
+      componentsAfter: c.componentsAfter ?? animals(),
+    }) as Case,
+);
 
 const withProp = (p: Doc, required = true) => ({
   type: "object",
@@ -199,7 +241,11 @@ const visibility: Case[] = [
 ].map((c) => ({ ...c, bodyOnly: true }) as Case);
 
 const named = (n: string, s: Doc) => ({ [n]: s });
-const small = { type: "object", required: ["n"], properties: { n: { type: "string", maxLength: 10 } } };
+const small = {
+  type: "object",
+  required: ["n"],
+  properties: { n: { type: "string", maxLength: 10 } },
+};
 const wide = { type: "object", required: ["n"], properties: { n: str } };
 const needsMore = { type: "object", required: ["n", "m"], properties: { n: str, m: str } };
 const needsLess = { type: "object", required: ["n"], properties: { n: str, m: str } };
@@ -265,12 +311,10 @@ for (const c of alternatives) c.bodyOnly = true;
 
 describe("issue 38 classes, in every place a value travels", () => {
   const all = [...limits, ...discriminators, ...visibility, ...alternatives];
-  const rows = all.flatMap((c) =>
-    [
-      ...(c.bodyOnly ? bodies.sent : sent).map((w) => [c.what, w, "sent", c] as const),
-      ...(c.bodyOnly ? bodies.received : received).map((w) => [c.what, w, "received", c] as const),
-    ],
-  );
+  const rows = all.flatMap((c) => [
+    ...(c.bodyOnly ? bodies.sent : sent).map((w) => [c.what, w, "sent", c] as const),
+    ...(c.bodyOnly ? bodies.received : received).map((w) => [c.what, w, "received", c] as const),
+  ]);
   it.each(rows)("%s, in a %s", (_what, where, side, c) => {
     const findings = compareDocuments(
       place(where, c.before, c.componentsBefore),
@@ -284,9 +328,21 @@ describe("issue 38 classes, in every place a value travels", () => {
 
   it("every case's documents compare equal to themselves", () => {
     for (const c of all)
-      for (const where of c.bodyOnly ? [...bodies.sent, ...bodies.received] : [...sent, ...received]) {
-        expect(compareDocuments(place(where, c.before, c.componentsBefore), place(where, c.before, c.componentsBefore))).toEqual([]);
-        expect(compareDocuments(place(where, c.after, c.componentsAfter ?? c.componentsBefore), place(where, c.after, c.componentsAfter ?? c.componentsBefore))).toEqual([]);
+      for (const where of c.bodyOnly
+        ? [...bodies.sent, ...bodies.received]
+        : [...sent, ...received]) {
+        expect(
+          compareDocuments(
+            place(where, c.before, c.componentsBefore),
+            place(where, c.before, c.componentsBefore),
+          ),
+        ).toEqual([]);
+        expect(
+          compareDocuments(
+            place(where, c.after, c.componentsAfter ?? c.componentsBefore),
+            place(where, c.after, c.componentsAfter ?? c.componentsBefore),
+          ),
+        ).toEqual([]);
       }
   });
 });
@@ -298,7 +354,10 @@ describe("parameter and header neighbours", () => {
     paths: {
       "/things": {
         ...(pathLevel ? { parameters: [p] } : {}),
-        get: { ...(pathLevel ? {} : { parameters: [p] }), responses: { "200": { description: "ok" } } },
+        get: {
+          ...(pathLevel ? {} : { parameters: [p] }),
+          responses: { "200": { description: "ok" } },
+        },
       },
     },
   });
@@ -307,17 +366,54 @@ describe("parameter and header neighbours", () => {
     info: { title: "t", version: "1" },
     paths: {
       "/things": {
-        get: { responses: { "200": { description: "ok", headers: { "X-List": { schema: { type: "array", items: int }, ...h } } } } },
+        get: {
+          responses: {
+            "200": {
+              description: "ok",
+              headers: { "X-List": { schema: { type: "array", items: int }, ...h } },
+            },
+          },
+        },
       },
     },
   });
   const q = { name: "q", in: "query", schema: str };
   it.each([
-    ["allowEmptyValue removed (operation)", param({ ...q, allowEmptyValue: true }), param(q), "request-parameter-allow-empty-value-removed", "ERR"],
-    ["allowEmptyValue removed (path level)", param({ ...q, allowEmptyValue: true }, true), param(q, true), "request-parameter-allow-empty-value-removed", "ERR"],
-    ["allowEmptyValue added", param(q), param({ ...q, allowEmptyValue: true }), "request-parameter-allow-empty-value-added", "INFO"],
-    ["a response header's explode changed", header({}), header({ explode: true }), "response-header-serialization-changed", "ERR"],
-    ["a response header's explode written out as its default", header({}), header({ explode: false, style: "simple" }), undefined, undefined],
+    [
+      "allowEmptyValue removed (operation)",
+      param({ ...q, allowEmptyValue: true }),
+      param(q),
+      "request-parameter-allow-empty-value-removed",
+      "ERR",
+    ],
+    [
+      "allowEmptyValue removed (path level)",
+      param({ ...q, allowEmptyValue: true }, true),
+      param(q, true),
+      "request-parameter-allow-empty-value-removed",
+      "ERR",
+    ],
+    [
+      "allowEmptyValue added",
+      param(q),
+      param({ ...q, allowEmptyValue: true }),
+      "request-parameter-allow-empty-value-added",
+      "INFO",
+    ],
+    [
+      "a response header's explode changed",
+      header({}),
+      header({ explode: true }),
+      "response-header-serialization-changed",
+      "ERR",
+    ],
+    [
+      "a response header's explode written out as its default",
+      header({}),
+      header({ explode: false, style: "simple" }),
+      undefined,
+      undefined,
+    ],
   ] as const)("%s", (_what, a, b, id, level) => {
     const findings = compareDocuments(a, b);
     if (!id) expect(findings).toEqual([]);

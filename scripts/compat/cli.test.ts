@@ -120,8 +120,12 @@ describe("npm run compat: formats", () => {
       `::error file=${revision.replace(/:/g, "%3A")},line=${nameLine},title=ERR request-property-max-length-decreased::POST /things: max-length: 40 -> 20`,
     );
     expect(line).toBeGreaterThan(nameLine);
-    expect(out).toMatch(/^::warning file=[^,]+,line=16,title=WARN request-property-pattern-changed::/m);
-    expect(out).toMatch(/^::notice file=[^,]+,line=20,title=INFO endpoint-added::GET \/others: new$/m);
+    expect(out).toMatch(
+      /^::warning file=[^,]+,line=16,title=WARN request-property-pattern-changed::/m,
+    );
+    expect(out).toMatch(
+      /^::notice file=[^,]+,line=20,title=INFO endpoint-added::GET \/others: new$/m,
+    );
   });
   it("an unknown format or --fail-on level is a usage error (exit 2)", () => {
     const r = cli([base, revision, "--format", "pdf"]);
@@ -154,19 +158,31 @@ describe("npm run compat -- changelog", () => {
   });
   it("in json, yaml and markdown, by operation", () => {
     const data = JSON.parse(cli(["changelog", base, revision, "--format", "json"]).stdout);
-    expect(data.operations.map((o: any) => [o.operation, o.changes.map((c: any) => c.id)])).toEqual([
-      ["GET /others", ["endpoint-added"]],
-      ["POST /things", ["request-property-max-length-decreased", "request-property-pattern-changed"]],
-    ]);
-    expect(parse(cli(["changelog", base, revision, "--format", "yaml"]).stdout).operations).toHaveLength(2);
+    expect(data.operations.map((o: any) => [o.operation, o.changes.map((c: any) => c.id)])).toEqual(
+      [
+        ["GET /others", ["endpoint-added"]],
+        [
+          "POST /things",
+          ["request-property-max-length-decreased", "request-property-pattern-changed"],
+        ],
+      ],
+    );
+    expect(
+      parse(cli(["changelog", base, revision, "--format", "yaml"]).stdout).operations,
+    ).toHaveLength(2);
     const md = cli(["changelog", base, revision, "--format", "markdown"]).stdout;
-    expect(md).toMatch(/## `POST \/things`\n\n- ERR `request-property-max-length-decreased`: max-length: 40 -> 20/);
+    expect(md).toMatch(
+      /## `POST \/things`\n\n- ERR `request-property-max-length-decreased`: max-length: 40 -> 20/,
+    );
   });
 });
 
 describe("npm run compat: allow-list", () => {
   const { dir, base, revision } = files();
-  const list = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+  const list = (name: string, text: string) => (
+    writeFileSync(join(dir, name), text),
+    join(dir, name)
+  );
   it("an allowed break is shown with its reason and does not fail; others still do", () => {
     const allow = list(
       "allow.yaml",
@@ -174,23 +190,44 @@ describe("npm run compat: allow-list", () => {
     );
     const r = cli([base, revision, "--allow-list", allow]);
     expect(r.status, r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/^ERR\* +\[request-property-max-length-decreased\] POST \/things: .*\(allowed: agreed with both clients \(ticket 12\)\)$/m);
+    expect(r.stdout).toMatch(
+      /^ERR\* +\[request-property-max-length-decreased\] POST \/things: .*\(allowed: agreed with both clients \(ticket 12\)\)$/m,
+    );
     expect(r.stdout).toContain("1 allowed");
-    const json = JSON.parse(cli([base, revision, "--allow-list", allow, "--format", "json"]).stdout);
-    expect(json.findings[0]).toMatchObject({ level: "ERR", allowed: "agreed with both clients (ticket 12)" });
+    const json = JSON.parse(
+      cli([base, revision, "--allow-list", allow, "--format", "json"]).stdout,
+    );
+    expect(json.findings[0]).toMatchObject({
+      level: "ERR",
+      allowed: "agreed with both clients (ticket 12)",
+    });
     // The allowance names one operation: the same rule elsewhere still fails.
-    const other = list("other.json", JSON.stringify({ allow: [{ rule: "request-property-max-length-decreased", operation: "PUT /things", reason: "x" }] }));
+    const other = list(
+      "other.json",
+      JSON.stringify({
+        allow: [
+          { rule: "request-property-max-length-decreased", operation: "PUT /things", reason: "x" },
+        ],
+      }),
+    );
     const o = cli([base, revision, "--allow-list", other]);
     expect(o.status).toBe(1);
-    expect(o.stderr).toContain("allow-list entry request-property-max-length-decreased PUT /things matched no finding");
+    expect(o.stderr).toContain(
+      "allow-list entry request-property-max-length-decreased PUT /things matched no finding",
+    );
   });
   it("an entry without a reason, or naming no rule of the gate, is refused (exit 2)", () => {
-    const noReason = list("noreason.yaml", "- rule: request-property-max-length-decreased\n  operation: POST /things\n");
+    const noReason = list(
+      "noreason.yaml",
+      "- rule: request-property-max-length-decreased\n  operation: POST /things\n",
+    );
     const r = cli([base, revision, "--allow-list", noReason]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('"reason" is required');
     const badRule = list("badrule.yaml", "- rule: no-such-rule\n  operation: '*'\n  reason: r\n");
-    expect(cli([base, revision, "--allow-list", badRule]).stderr).toContain("no-such-rule is not a rule");
+    expect(cli([base, revision, "--allow-list", badRule]).stderr).toContain(
+      "no-such-rule is not a rule",
+    );
   });
 });
 
@@ -198,7 +235,10 @@ describe("npm run compat: git revisions as inputs", () => {
   it("reads <rev>:<path> with git show, and the files it $refs from the same revision", () => {
     const dir = mkdtempSync(join(tmpdir(), "compat-git-"));
     const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: dir, encoding: "utf8" });
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+        cwd: dir,
+        encoding: "utf8",
+      });
     git("init", "-q");
     const api = baseYaml.replace(
       "name: { type: string, maxLength: 40 }",
@@ -217,11 +257,14 @@ describe("npm run compat: git revisions as inputs", () => {
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^ERR +\[request-property-max-length-decreased\] POST \/things/m);
     // Both sides from git: the same revision twice is no change; ./ is relative to the current folder.
-    expect(cli(["v1:api/openapi.yaml", "HEAD:./openapi.yaml"], sub).stdout).toMatch(/: 0 change\(s\)/);
-    git("commit", "-qam", "lower");
-    expect(cli(["v1:api/openapi.yaml", "HEAD:api/openapi.yaml", "--format", "githubactions"], sub).stdout).toMatch(
-      /^::error file=api\/parts\/name.yaml|^::error file=api\/openapi.yaml/m,
+    expect(cli(["v1:api/openapi.yaml", "HEAD:./openapi.yaml"], sub).stdout).toMatch(
+      /: 0 change\(s\)/,
     );
+    git("commit", "-qam", "lower");
+    expect(
+      cli(["v1:api/openapi.yaml", "HEAD:api/openapi.yaml", "--format", "githubactions"], sub)
+        .stdout,
+    ).toMatch(/^::error file=api\/parts\/name.yaml|^::error file=api\/openapi.yaml/m);
     const missing = cli(["v1:api/nothing.yaml", "openapi.yaml"], sub);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("v1:api/nothing.yaml");

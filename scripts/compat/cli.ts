@@ -24,7 +24,13 @@ import {
 } from "./formats.ts";
 import { loadInput, type Input } from "./inputs.ts";
 import { LoadError } from "./load.ts";
-import { compareVersions, listReleases, readRelease, recordRelease, releasesDir } from "./releases.ts";
+import {
+  compareVersions,
+  listReleases,
+  readRelease,
+  recordRelease,
+  releasesDir,
+} from "./releases.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const currentFile = join(root, "generated/openapi/openapi-3.0.json");
@@ -69,13 +75,20 @@ function emitResult(
     console.error(`compat: allow-list entry ${e.rule} ${e.operation} matched no finding (stale?)`);
   const m: Meta = { ...meta, failing: o.failing };
   console.log(
-    kind === "report" ? renderReport(reported, o.format, m) : renderChangelog(reported, o.format, m),
+    kind === "report"
+      ? renderReport(reported, o.format, m)
+      : renderChangelog(reported, o.format, m),
   );
   const fails = (f: Reported) => !f.allowed && o.failing.has(f.level);
   return failOn && reported.some(fails) ? 1 : 0;
 }
 
-function compareInputs(kind: "report" | "changelog", base: string, revision: string, o: Options): number {
+function compareInputs(
+  kind: "report" | "changelog",
+  base: string,
+  revision: string,
+  o: Options,
+): number {
   const [b, r]: Input[] = [loadInput(base), loadInput(revision)];
   const findings = compareDocuments(b.doc, r.doc);
   return emitResult(
@@ -169,7 +182,9 @@ function release(version: string | undefined): number {
     ? changelogSection(version, findings, new Date().toISOString().slice(0, 10))
     : `## ${version}\n\nFirst release.`;
   writeFileSync(changelog, `${head}\n${section}\n\n${previous}`.trimEnd() + "\n");
-  console.log(`release ${version} recorded in ${file}; CHANGELOG.md updated (${summaryText(findings)})`);
+  console.log(
+    `release ${version} recorded in ${file}; CHANGELOG.md updated (${summaryText(findings)})`,
+  );
   return 0;
 }
 

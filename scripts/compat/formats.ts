@@ -6,7 +6,15 @@ import { stringify } from "yaml";
 import type { Finding } from "./compare.ts";
 import { lineOf } from "./lines.ts";
 
-export const formats = ["text", "json", "yaml", "markdown", "html", "junit", "githubactions"] as const;
+export const formats = [
+  "text",
+  "json",
+  "yaml",
+  "markdown",
+  "html",
+  "junit",
+  "githubactions",
+] as const;
 export type Format = (typeof formats)[number];
 
 /** A finding with what the allow-list said of it (allow-list.ts). */
@@ -29,7 +37,9 @@ export interface Meta {
 
 const order = { ERR: 0, WARN: 1, UNCLASSIFIED: 2, INFO: 3 } as const;
 const byLevel = (a: Finding, b: Finding) =>
-  order[a.level] - order[b.level] || a.id.localeCompare(b.id) || a.operation.localeCompare(b.operation);
+  order[a.level] - order[b.level] ||
+  a.id.localeCompare(b.id) ||
+  a.operation.localeCompare(b.operation);
 
 export function summaryOf(findings: Reported[]) {
   const n = (l: Finding["level"]) => findings.filter((f) => f.level === l && !f.allowed).length;
@@ -144,7 +154,10 @@ export function renderReport(findings: Reported[], format: Format, meta: Meta): 
     case "markdown": {
       const out = [`# ${md(meta.title)}`, "", summaryText(findings), ""];
       if (sorted.length) {
-        out.push("| Level | Rule | Operation | Change | Where |", "| --- | --- | --- | --- | --- |");
+        out.push(
+          "| Level | Rule | Operation | Change | Where |",
+          "| --- | --- | --- | --- | --- |",
+        );
         for (const f of sorted)
           out.push(
             `| ${levelTag(f)} | \`${f.id}\` | \`${md(f.operation)}\` | ${md(f.message)}${f.allowed ? ` (allowed: ${md(f.allowed)})` : ""} | \`${md(f.pointer)}\` |`,

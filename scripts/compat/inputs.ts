@@ -15,7 +15,12 @@ export interface Input {
 }
 
 const git = (cwd: string, args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 
 /** `<rev>:<path>` names a git revision's file when no file of that name exists. */
 export const isGitRef = (input: string) =>
@@ -36,7 +41,8 @@ export function loadInput(input: string, cwd = process.cwd()): Input {
     throw new LoadError(`cannot read ${input}: ${cwd} is not inside a git repository`);
   }
   // `rev:path` is relative to the repository's top, `rev:./path` to the current directory (as git).
-  const abs = path.startsWith("./") || path.startsWith("../") ? resolve(cwd, path) : join(top, path);
+  const abs =
+    path.startsWith("./") || path.startsWith("../") ? resolve(cwd, path) : join(top, path);
   const read = (file: string) => {
     const rel = relative(top, file).split("\\").join("/");
     if (rel.startsWith("..")) throw new Error(`${file} is outside the repository`);

@@ -25,7 +25,10 @@ const schemes = (): Doc => ({
   cookie: { type: "apiKey", in: "cookie", name: "session" },
   basic: { type: "http", scheme: "basic" },
   bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-  oidc: { type: "openIdConnect", openIdConnectUrl: "https://auth.example.com/.well-known/openid-configuration" },
+  oidc: {
+    type: "openIdConnect",
+    openIdConnectUrl: "https://auth.example.com/.well-known/openid-configuration",
+  },
 });
 const op = (security?: Doc[]): Doc => ({
   ...(security ? { security } : {}),
@@ -170,7 +173,11 @@ const cases: [string, Doc, Doc, string | undefined, string | undefined][] = [
   [
     "OAuth token URL changed",
     doc([{ oauth: ["read"] }]),
-    doc([{ oauth: ["read"] }], undefined, (s) => (s.oauth.flows.clientCredentials.tokenUrl = "https://new.example.com/token")),
+    doc(
+      [{ oauth: ["read"] }],
+      undefined,
+      (s) => (s.oauth.flows.clientCredentials.tokenUrl = "https://new.example.com/token"),
+    ),
     "api-security-scheme-changed-for-operation",
     "api-security-scheme-changed-for-operation",
   ],
@@ -260,9 +267,10 @@ describe("security requirements: what existing credentials still reach", () => {
   });
 
   it("the finding names the credentials that stop working and what is now asked", () => {
-    const f = compareDocuments(doc([{ oauth: ["read"] }]), doc([{ oauth: ["read", "write"] }])).find(
-      (x) => x.id === "api-security-requirement-scope-added" && x.operation === "GET /things",
-    );
+    const f = compareDocuments(
+      doc([{ oauth: ["read"] }]),
+      doc([{ oauth: ["read", "write"] }]),
+    ).find((x) => x.id === "api-security-requirement-scope-added" && x.operation === "GET /things");
     expect(f).toMatchObject({
       level: "ERR",
       pointer: "/paths/~1things/get/security",
@@ -271,6 +279,11 @@ describe("security requirements: what existing credentials still reach", () => {
   });
 
   it("a document compared with itself has no security finding", () => {
-    expect(compareDocuments(doc([{ oauth: ["read"] }, { key: [], basic: [] }], [{ oidc: [] }]), doc([{ oauth: ["read"] }, { key: [], basic: [] }], [{ oidc: [] }]))).toEqual([]);
+    expect(
+      compareDocuments(
+        doc([{ oauth: ["read"] }, { key: [], basic: [] }], [{ oidc: [] }]),
+        doc([{ oauth: ["read"] }, { key: [], basic: [] }], [{ oidc: [] }]),
+      ),
+    ).toEqual([]);
   });
 });

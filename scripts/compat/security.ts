@@ -19,9 +19,7 @@ function effective(doc: Doc, op: Doc): { list: Requirement[]; global: boolean } 
   return {
     list: raw.map(
       (r: Doc) =>
-        new Map(
-          Object.entries(r ?? {}).map(([k, v]) => [k, new Set(Array.isArray(v) ? v : [])]),
-        ),
+        new Map(Object.entries(r ?? {}).map(([k, v]) => [k, new Set(Array.isArray(v) ? v : [])])),
     ),
     global: !own,
   };

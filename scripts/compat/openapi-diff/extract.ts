@@ -54,7 +54,10 @@ export function pairsOfClass(className: string, java: string): PeerPair[] {
     return lit ? lit[1] : constants.get(t);
   };
   const out: PeerPair[] = [];
-  for (const [n, chunk] of java.split(/@Test\b/).slice(1).entries()) {
+  for (const [n, chunk] of java
+    .split(/@Test\b/)
+    .slice(1)
+    .entries()) {
     const body = chunk.replace(/\/\/[^\n]*/g, "");
     const method = /void\s+(\w+)\s*\(/.exec(body)?.[1] ?? `test${n}`;
     const test = `${className}.${method}`;
@@ -64,7 +67,12 @@ export function pairsOfClass(className: string, java: string): PeerPair[] {
       const label = helpers[m[1]];
       const [b, r] = [arg(m[2]), arg(m[3])];
       // assertSpecIncompatible names the check (BackwardIncompatibleProp) it turns on.
-      const prop = m[4] && /^[A-Z_]+$/.test(m[4]) ? m[4] : /(\w+)\s*;\s*$/.exec(body.slice(0, m.index).split("BackwardIncompatibleProp prop =").pop() ?? "")?.[1];
+      const prop =
+        m[4] && /^[A-Z_]+$/.test(m[4])
+          ? m[4]
+          : /(\w+)\s*;\s*$/.exec(
+              body.slice(0, m.index).split("BackwardIncompatibleProp prop =").pop() ?? "",
+            )?.[1];
       if (label && b && r)
         out.push({
           test,
@@ -120,7 +128,10 @@ function main(gitDir: string, commit: string): void {
   const seen: PeerPair[] = [];
   const held: PeerPair[] = [];
   for (const f of javaFiles) {
-    const className = f.split("/").pop()!.replace(/\.java$/, "");
+    const className = f
+      .split("/")
+      .pop()!
+      .replace(/\.java$/, "");
     const pairs = pairsOfClass(className, git(gitDir, "show", `${commit}:${f}`));
     (heldOut(className) ? held : seen).push(...pairs);
   }

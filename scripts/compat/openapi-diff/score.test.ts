@@ -44,7 +44,9 @@ describe("labels taken from openapi-diff's Java tests", () => {
         ChangedOpenApi x = OpenApiCompare.fromLocations(BASE, "f.yaml");
         assertThat(x.getChangedOperations().get(0).isIncompatible()).isTrue();
       }`;
-    expect(pairsOfClass("T", java).map((p) => `${p.test} ${p.base} ${p.revision} ${p.label}`)).toEqual([
+    expect(
+      pairsOfClass("T", java).map((p) => `${p.test} ${p.base} ${p.revision} ${p.label}`),
+    ).toEqual([
       "T.a bc_base.yaml bc_x.yaml breaking",
       "T.b bc_base.yaml bc_y.yaml compatible",
       "T.c bc_base.yaml other.yaml breaking",

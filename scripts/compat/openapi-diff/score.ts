@@ -36,7 +36,11 @@ export interface PeerScore {
   breaking: { total: number; caught: number };
   compatible: { total: number; alarmed: number };
   /** The same with the labels judged by hand (judged.json: pairs where the peer's label was read otherwise). */
-  judged: { breaking: { total: number; caught: number }; compatible: { total: number; alarmed: number }; count: number };
+  judged: {
+    breaking: { total: number; caught: number };
+    compatible: { total: number; alarmed: number };
+    count: number;
+  };
   errors: number;
   self: { total: number; unequal: string[] };
   results: PeerResult[];
@@ -51,7 +55,12 @@ export function scorePart(part: string): PeerScore {
   const results: PeerResult[] = [...byPair.values()].map((tests) => {
     // Tests of one pair that disagree: the breaking assertion wins (it names a specific break).
     const label = tests.some((t) => t.label === "breaking") ? "breaking" : "compatible";
-    const common = { base: tests[0].base, revision: tests[0].revision, label, tests: tests.map((t) => t.test) } as const;
+    const common = {
+      base: tests[0].base,
+      revision: tests[0].revision,
+      label,
+      tests: tests.map((t) => t.test),
+    } as const;
     try {
       const findings = compareDocuments(
         loadDocument(join(dir, "data", tests[0].base)),
@@ -78,7 +87,8 @@ export function scorePart(part: string): PeerScore {
         }
         total++;
         const findings = compareDocuments(doc, loadDocument(p), clock);
-        if (findings.length) unequal.push(`${p.slice(dir.length + 1)}: ${findings.map((x) => x.id)}`);
+        if (findings.length)
+          unequal.push(`${p.slice(dir.length + 1)}: ${findings.map((x) => x.id)}`);
       }
     }
   };
