@@ -45,20 +45,27 @@ const helpers: Record<string, PeerPair["label"] | undefined> = {
 
 /** The labelled pairs of one Java test class. */
 export function pairsOfClass(className: string, java: string): PeerPair[] {
-  const constants = new Map<string, string>();
-  for (const m of java.matchAll(/String\s+(\w+)\s*=\s*"([^"]+\.(?:ya?ml|json))"/g))
-    constants.set(m[1], m[2]);
-  const arg = (a: string) => {
-    const t = a.trim();
-    const lit = /^"([^"]+)"$/.exec(t);
-    return lit ? lit[1] : constants.get(t);
-  };
+  const strings = (text: string) =>
+    new Map(
+      [...text.matchAll(/String\s+(\w+)\s*=\s*"([^"]+\.(?:ya?ml|json))"/g)].map(
+        (m) => [m[1], m[2]] as const,
+      ),
+    );
+  // Fields of the class (before the first test), then each test's own local variables, which
+  // may reuse a field's name for another file.
+  const fields = strings(java.split(/@Test\b/)[0]);
   const out: PeerPair[] = [];
   for (const [n, chunk] of java
     .split(/@Test\b/)
     .slice(1)
     .entries()) {
     const body = chunk.replace(/\/\/[^\n]*/g, "");
+    const locals = strings(body);
+    const arg = (a: string) => {
+      const t = a.trim();
+      const lit = /^"([^"]+)"$/.exec(t);
+      return lit ? lit[1] : (locals.get(t) ?? fields.get(t));
+    };
     const method = /void\s+(\w+)\s*\(/.exec(body)?.[1] ?? `test${n}`;
     const test = `${className}.${method}`;
     for (const m of body.matchAll(
