@@ -420,3 +420,43 @@ describe("parameter and header neighbours", () => {
     else expect(findings).toContainEqual(expect.objectContaining({ id, level }));
   });
 });
+
+describe("a request media type renamed (the neighbour of the response rules)", () => {
+  const body = (mt: string): Doc => ({
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/things": {
+        patch: {
+          requestBody: { content: { [mt]: { schema: { type: "object" } } } },
+          responses: { "200": { description: "ok" } },
+        },
+      },
+    },
+  });
+  it.each([
+    [
+      "application/merge-patch+json",
+      "application/json",
+      "request-body-media-type-name-generalized",
+      "INFO",
+    ],
+    [
+      "application/json",
+      "application/merge-patch+json",
+      "request-body-media-type-name-specialized",
+      "ERR",
+    ],
+    [
+      "application/json",
+      "application/json; charset=utf-8",
+      "request-body-media-type-name-changed",
+      "INFO",
+    ],
+    ["application/json", "text/plain", "request-body-media-type-removed", "ERR"],
+  ] as const)("%s -> %s: %s", (from, to, id, level) => {
+    const findings = compareDocuments(body(from), body(to));
+    expect(findings).toContainEqual(expect.objectContaining({ id, level }));
+    if (level === "INFO") expect(findings.filter((f) => f.level === "ERR")).toEqual([]);
+  });
+});

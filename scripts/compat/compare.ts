@@ -644,16 +644,19 @@ function compareContent(
     .map((mt) => [mt, mt]);
   // A response media type renamed to a related one (oasdiff's media type name rules): more
   // specific is fine for readers, more general is not, parameters changed is noted.
-  if (kind === "response-body" && removed.length === 1 && added.length === 1) {
+  // A request media type renamed likewise: more general accepts what clients send (INFO), more
+  // specific refuses it (ERR).
+  if (removed.length === 1 && added.length === 1) {
     const [from, to] = [removed[0], added[0]];
     const related = essence(from) === essence(to) || narrower(to, from) || narrower(from, to);
     const paramsChanged = essence(from) === essence(to) || from.includes(";") !== to.includes(";");
+    const prefix = kind === "response-body" ? "response" : "request-body";
     if (related) {
       const rule = paramsChanged
-        ? "response-media-type-name-changed"
+        ? `${prefix}-media-type-name-changed`
         : narrower(to, from)
-          ? "response-media-type-name-specialized"
-          : "response-media-type-name-generalized";
+          ? `${prefix}-media-type-name-specialized`
+          : `${prefix}-media-type-name-generalized`;
       emit(rule, `media type ${from} changed to ${to}`, [...ptr, to]);
       removed.length = 0;
       added.length = 0;

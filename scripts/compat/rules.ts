@@ -513,6 +513,17 @@ rule("request-body-removed", "ERR", "the request body is no longer accepted");
 rule("request-body-became-required", "ERR", "the request body became required");
 rule("request-body-became-optional", "INFO", "the request body became optional");
 rule("request-body-media-type-added", "INFO", "a further request media type");
+rule(
+  "request-body-media-type-name-generalized",
+  "INFO",
+  "a request media type became more general (application/merge-patch+json to application/json): what clients send is still accepted",
+);
+rule(
+  "request-body-media-type-name-specialized",
+  "ERR",
+  "a request media type became more specific: clients sending the general one are refused",
+);
+rule("request-body-media-type-name-changed", "INFO", "a request media type's parameters changed");
 rule("request-body-media-type-removed", "ERR", "clients sending this media type are refused");
 rule("request-body-media-type-schema-added", "ERR", "a schema now restricts a request media type");
 rule(
