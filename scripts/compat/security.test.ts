@@ -208,6 +208,33 @@ const cases: [string, Doc, Doc, string | undefined, string | undefined][] = [
     undefined,
   ],
   [
+    "a scheme renamed, its description reworded",
+    doc([{ key: [] }]),
+    (() => {
+      const d = doc([{ apiKey: [] }]);
+      d.components.securitySchemes.apiKey = {
+        ...d.components.securitySchemes.key,
+        description: "The project's key",
+      };
+      delete d.components.securitySchemes.key;
+      return d;
+    })(),
+    undefined,
+    undefined,
+  ],
+  [
+    "a scheme renamed and moved to a query parameter",
+    doc([{ key: [] }]),
+    (() => {
+      const d = doc([{ apiKey: [] }]);
+      d.components.securitySchemes.apiKey = { ...d.components.securitySchemes.key, in: "query" };
+      delete d.components.securitySchemes.key;
+      return d;
+    })(),
+    "api-security-requirement-removed",
+    "api-security-requirement-removed",
+  ],
+  [
     "bearerFormat changed (a hint, the credential is the same)",
     doc([{ bearer: [] }]),
     doc([{ bearer: [] }], undefined, (s) => (s.bearer.bearerFormat = "opaque")),

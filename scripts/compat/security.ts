@@ -7,7 +7,7 @@
 // definition unchanged in how the credential is sent or obtained. For webhooks and callbacks the
 // platform presents the credential and the receiver checks it, so the sides swap.
 import type { Doc } from "./load.ts";
-import { deref, fingerprint } from "./resolve.ts";
+import { deref } from "./resolve.ts";
 
 type Requirement = Map<string, Set<string>>;
 export type Emit = (id: string, message: string, ptr: (string | number)[]) => void;
@@ -68,9 +68,12 @@ function holderScheme(holder: Side, required: Side, name: string): string | unde
   if (holder.req.has(name)) return name;
   const defined = (doc: Doc, n: string) => !!doc.components?.securitySchemes?.[n];
   if (defined(holder.doc, name)) return undefined;
-  const def = fingerprint(schemeOf(required.doc, name));
+  // Defined alike: nothing that decides how the credential is sent or obtained differs
+  // (descriptions and hints may).
+  const def = schemeOf(required.doc, name);
   return [...holder.req.keys()].find(
-    (k) => !defined(required.doc, k) && fingerprint(schemeOf(holder.doc, k)) === def,
+    (k) =>
+      !defined(required.doc, k) && !!def && schemeBreak(schemeOf(holder.doc, k), def) === undefined,
   );
 }
 
