@@ -441,11 +441,6 @@ rule(
   "ERR",
   "a security scheme the operation requires changed how the credential is sent or obtained (type, in, name, http scheme, OAuth flow or URL, OpenID Connect URL): existing credentials stop working",
 );
-rule(
-  "api-security-requirement-alternative-added",
-  "INFO",
-  "a further way to authenticate (an OR alternative) or a requirement that asks for less",
-);
 rule("api-security-component-added", "INFO", "a security scheme was added");
 rule("api-security-component-removed", "INFO", "a security scheme was removed");
 rule("api-security-component-changed", "INFO", "a security scheme changed");
