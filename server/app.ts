@@ -8,6 +8,7 @@ import { createAuthorize } from "./auth/authorize.ts";
 import { certificateHandlers } from "./certificates/handlers.ts";
 import { dnsRecordHandlers } from "./dns-records/handlers.ts";
 import { dlpHandlers } from "./dlp/handlers.ts";
+import { registerHealth } from "./http/health.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerDocs, type DocsOptions } from "./http/docs.ts";
 import type { loggerOptions } from "./http/log-redaction.ts";
@@ -31,6 +32,8 @@ export interface AppOptions {
   publicUrl: () => string;
   logger?: boolean | ReturnType<typeof loggerOptions>;
   docs?: DocsOptions;
+  /** /readyz: whether every listener is bound and the instance is not closing (platform.ts). */
+  serving?: () => boolean;
 }
 
 export async function buildApp(s: Services, options: AppOptions): Promise<FastifyInstance> {
@@ -39,6 +42,9 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
     // Attachments of up to 15 MB arrive base64-encoded inside JSON (4/3 larger).
     bodyLimit: 25 * 1024 * 1024,
     return503OnClosing: true,
+    // request.ip (logs, anything per address) is the right-most X-Forwarded-For hop that is not a
+    // configured proxy; with none configured the header is ignored (anyone could write it).
+    trustProxy: s.config.trustedProxies.length ? s.config.trustedProxies : false,
     // Methods Node's parser refuses still get 405 or 404 with the error body (decision E4).
     clientErrorHandler,
   });
@@ -72,6 +78,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       requestSchemas: s.config.allowHttpLoopbackWebhooks ? withHttpWebhookUrls : undefined,
     },
   );
+  registerHealth(app, { serving: options.serving ?? (() => true), store: s.backend.store });
   await registerDocs(app, options.openapi, options.docs);
   await registerMessengerHooks(app, s.messenger);
   await registerWebmailPages(app, {

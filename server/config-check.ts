@@ -19,6 +19,8 @@ export function configProblem(c: ServerConfig): string | undefined {
   if (c.outboundResolver && !isResolverAddress(c.outboundResolver)) return `OUTBOUND_RESOLVER must be a DNS server's IP address with an optional port (192.0.2.53, 192.0.2.53:5353, [2001:db8::53]:53), got "${c.outboundResolver}"`;
   if (!HOST_NAME.test(c.mailHost)) return `MAIL_HOST must be a host name (letters, digits, hyphens, dots), got "${c.mailHost}"`;
   for (const ns of c.nameServers) if (!HOST_NAME.test(ns)) return `nameServers must be host names, got "${ns}"`;
+  for (const p of c.trustedProxies) if (!ipaddr.isValid(p) && !ipaddr.isValidCIDR(p)) return `TRUSTED_PROXIES must list proxy addresses or networks (10.0.0.5, 10.0.0.0/24, ::1), got "${p}"`;
+  for (const p of c.smtp.proxyProtocolFrom) if (!ipaddr.isValid(p)) return `SMTP_PROXY_PROTOCOL_FROM must list the balancers' IP addresses (10.0.0.5, ::1), got "${p}"`;
   return undefined;
 }
 

@@ -1,9 +1,10 @@
 // Configuration: defaults, then a JSON config file, then environment variables (highest).
 // The file is PLATFORM_CONFIG, else ./platform.config.json when present.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { configProblem } from "./config-check.ts";
-import type { PresetConfig } from "./messenger/presets.ts";
+import { configFileProblem } from "./config-schema.ts";
+import { presetProblem, type PresetConfig } from "./messenger/presets.ts";
 
 export interface ServerConfig {
   host: string;
@@ -24,6 +25,11 @@ export interface ServerConfig {
   allowHttpLoopbackWebhooks: boolean;
   /** How long a webhook receiver has to answer an attempt (decision W2: 10 s). */
   webhookTimeoutMs: number;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses or networks, e.g. 10.0.0.0/24): the
+   * client's address is the right-most hop not in this list. Empty: the connection's address.
+   */
+  trustedProxies: string[];
   /** Origins whose browser scripts may call the API (CORS); `*` for any, empty for none. */
   corsOrigins: string[];
   /** DNS server ("ip:port") for the host names of outbound HTTP (webhooks); empty: the system's. */
@@ -70,6 +76,11 @@ export interface SmtpConfig {
   sessionTimeoutMs: number;
   /** The longest from DATA's 354 to the final dot; past it 421 4.4.2, nothing stored. */
   dataTimeoutMs: number;
+  /**
+   * TCP balancers (addresses) that open each connection with a PROXY protocol v1 header naming
+   * the real client: SPF, the Received line and the per-client limits then see the sender.
+   */
+  proxyProtocolFrom: string[];
 }
 
 export interface RelayConfig {
@@ -134,12 +145,13 @@ export const defaults: ServerConfig = {
   nameServers: ["ns1.platform.test", "ns2.platform.test"],
   allowHttpLoopbackWebhooks: false,
   webhookTimeoutMs: 10_000,
+  trustedProxies: [],
   corsOrigins: [],
   outboundResolver: "",
   demo: true,
   logLevel: "info",
   limits: { webhooks: 20, mailboxes: 1000, groups: 200, membersPerGroup: 500, recordsPerZone: 1000, mailDomains: 100, certificates: 1000, bots: 100 },
-  smtp: { enabled: true, host: "127.0.0.1", port: 2525, maxMessageBytes: 25 * 1024 * 1024, maxRecipients: 100, maxConnections: 200, maxConnectionsPerClient: 20, idleTimeoutMs: 60_000, sessionTimeoutMs: 30 * 60_000, dataTimeoutMs: 10 * 60_000 },
+  smtp: { enabled: true, host: "127.0.0.1", port: 2525, maxMessageBytes: 25 * 1024 * 1024, maxRecipients: 100, maxConnections: 200, maxConnectionsPerClient: 20, idleTimeoutMs: 60_000, sessionTimeoutMs: 30 * 60_000, dataTimeoutMs: 10 * 60_000, proxyProtocolFrom: [] },
   relay: { name: "", port: 25, allowLoopback: false },
   certificates: { issuer: "local", acme: { directoryUrl: "", eabKid: "", eabHmacKey: "", caFile: "", email: "", pollMinMs: 1000 } },
   messenger: { apiRoot: "https://api.telegram.org", managerToken: "", timeoutMs: 10_000, linkTtlSeconds: 3600, bulkConcurrency: 5, presets: [] },
@@ -168,6 +180,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     dlp: { ...defaults.dlp, ...fromFile.dlp },
   };
   if (env.HOST) c.host = env.HOST;
+  // The DNS server and the SMTP listener listen where HTTP does unless told otherwise (decision
+  // OP3): a deployment that sets HOST to its public address serves mail and DNS there too.
+  if (fromFile.dns?.host === undefined && !env.DNS_HOST) c.dns.host = c.host;
+  if (fromFile.smtp?.host === undefined && !env.SMTP_HOST) c.smtp.host = c.host;
   if (env.PORT) c.port = intOf("PORT", env.PORT);
   if (env.PUBLIC_URL) c.publicUrl = env.PUBLIC_URL;
   if (env.DATA_DIR) c.dataDir = env.DATA_DIR;
@@ -192,6 +208,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   if (env.RELAY_PORT) c.relay.port = intOf("RELAY_PORT", env.RELAY_PORT);
   if (env.RELAY_ALLOW_LOOPBACK) c.relay.allowLoopback = flagOf("RELAY_ALLOW_LOOPBACK", env.RELAY_ALLOW_LOOPBACK);
   if (env.SMARTHOST) c.relay.smarthost = smarthostOf(env.SMARTHOST);
+  if (env.TRUSTED_PROXIES !== undefined) c.trustedProxies = listOf(env.TRUSTED_PROXIES);
+  if (env.SMTP_PROXY_PROTOCOL_FROM !== undefined) c.smtp.proxyProtocolFrom = listOf(env.SMTP_PROXY_PROTOCOL_FROM);
   if (env.CORS_ORIGINS !== undefined) c.corsOrigins = env.CORS_ORIGINS.split(",").map((o) => o.trim()).filter(Boolean);
   for (const origin of c.corsOrigins) {
     if (origin !== "*" && originOf(origin) !== origin) throw new Error(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (or *)`);
@@ -201,10 +219,17 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   if (env.MESSENGER_MANAGER_TOKEN) c.messenger.managerToken = env.MESSENGER_MANAGER_TOKEN;
   if (env.DLP_THREADS) c.dlp.threads = countOf("DLP_THREADS", env.DLP_THREADS, 64);
   c.dataDir = path.resolve(cwd, c.dataDir);
+  if (existsSync(c.dataDir) && !statSync(c.dataDir).isDirectory()) throw new Error(`DATA_DIR=${c.dataDir} is a file; it must be a folder (created when missing)`);
   const problem = configProblem(c);
   if (problem) throw new Error(problem);
+  for (const preset of c.messenger.presets) {
+    const bad = presetProblem(preset, c.allowHttpLoopbackWebhooks);
+    if (bad) throw new Error(`messenger.presets: ${bad}`);
+  }
   return c;
 }
+
+const listOf = (value: string) => value.split(",").map((v) => v.trim()).filter(Boolean);
 
 function loadCertificateEnv(c: ServerConfig, env: Env): void {
   const acme = c.certificates.acme;
@@ -262,13 +287,16 @@ function readConfigFile(file: string, setting: string): Partial<ServerConfig> {
   } catch (error) {
     throw new Error(`${setting}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
+    parsed = JSON.parse(text);
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not a JSON object");
-    return parsed as Partial<ServerConfig>;
   } catch (error) {
     throw new Error(`${setting}: ${file} is not a JSON object of settings (${(error as Error).message})`);
   }
+  const problem = configFileProblem(parsed, file);
+  if (problem) throw new Error(problem);
+  return parsed as Partial<ServerConfig>;
 }
 
 function countOf(name: string, value: string, max: number): number {

@@ -83,19 +83,36 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
   await prepareCertificates({ ...services, certs: services.certificates });
   // Every open mail-domain claim has its periodic ownership check on the queue (decision O4).
   await scheduleMissingChecks({ ...services, now: () => services.clock.now() });
+  // Every listener is bound before any is announced (the HTTP one logs "listening" as it binds):
+  // a busy SMTP port stops the start before HTTP was ever up (issue 42 item 4).
+  const smtp = config.smtp.enabled
+    ? await listening({ hostVar: "SMTP_HOST", portVar: "SMTP_PORT", host: config.smtp.host, port: config.smtp.port }, () =>
+        startSmtpListener({ config: config.smtp, dataDir: config.dataDir, inbound: services.inboundDelivery }),
+      ).catch(async (error: unknown) => {
+        await services.dlp.close();
+        await services.delivery.close?.();
+        await dns?.close();
+        await services.backend.close();
+        throw error;
+      })
+    : undefined;
   let url = "";
+  let serving = false;
   const app = await buildApp(services, {
     openapi,
     publicUrl: () => config.publicUrl || url,
     docs: options.docs,
     logger: options.logger || options.logTo ? loggerOptions(config.logLevel, options.logTo) : false,
+    serving: () => serving,
   });
   warn = (message, fields) => app.log.warn(fields ?? {}, message);
   const connections = trackConnections(app.server, SHUTDOWN_GRACE_MS);
   const address = await listening({ hostVar: "HOST", portVar: "PORT", host: config.host, port: config.port }, () =>
     app.listen({ host: config.host, port: config.port }),
   ).catch(async (error: unknown) => {
+    await smtp?.close();
     await Promise.all([dns?.close(), services.dlp.close()]);
+    await services.delivery.close?.();
     await services.backend.close();
     throw error;
   });
@@ -107,22 +124,12 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
     log: (message, fields) => app.log.warn(fields ?? {}, message),
   });
   if (options.runWorker ?? true) worker.start();
-  const smtp = config.smtp.enabled
-    ? await listening({ hostVar: "SMTP_HOST", portVar: "SMTP_PORT", host: config.smtp.host, port: config.smtp.port }, () =>
-        startSmtpListener({ config: config.smtp, dataDir: config.dataDir, inbound: services.inboundDelivery }),
-      ).catch(async (error: unknown) => {
-        await app.close();
-        await services.dlp.close();
-        await worker.stop();
-        await services.delivery.close?.();
-        await dns?.close();
-        await services.backend.close();
-        throw error;
-      })
-    : undefined;
+  serving = true;
   return {
     app, services, db, dns, smtp, url, openapi, worker,
     async close() {
+      // Readiness answers 503 from now on: balancers stop sending while requests drain.
+      serving = false;
       await smtp?.close();
       const done = connections.begin();
       await app.close();

@@ -60,7 +60,7 @@ beforeAll(async () => {
     databaseUrl,
     mailHost: MAIL_HOST,
     allowHttpLoopbackWebhooks: true,
-    smtp: { enabled: true, host: "127.0.0.1", port: smtp, maxMessageBytes: 1024 * 1024, maxRecipients: 10, maxConnections: 20, maxConnectionsPerClient: 20, idleTimeoutMs: 10_000, sessionTimeoutMs: 600_000, dataTimeoutMs: 300_000 },
+    smtp: { enabled: true, host: "127.0.0.1", port: smtp, maxMessageBytes: 1024 * 1024, maxRecipients: 10, maxConnections: 20, maxConnectionsPerClient: 20, idleTimeoutMs: 10_000, sessionTimeoutMs: 600_000, dataTimeoutMs: 300_000, proxyProtocolFrom: [] },
     relay: { name: "", port: smtpPort, allowLoopback: true },
   });
   // Started together: the second waits on the migration lock and finds the schema done.

@@ -5158,6 +5158,9 @@ export const operations: readonly OperationSpec[] = [
         "429": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
+        "501": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
         "502": {
           "$ref": "components.json#/$defs/ErrorBody"
         }

@@ -12,6 +12,11 @@ export type AddressVerdict =
 export interface AddressPolicy {
   /** The development flag: loopback addresses (and only those) are allowed too. */
   allowLoopback?: boolean;
+  /**
+   * Loopback addresses only (plain http:// under the development flag: the flag allows
+   * unencrypted posts to this machine, not to any host on the internet).
+   */
+  onlyLoopback?: boolean;
 }
 
 // Special-purpose ranges whose addresses are globally reachable (IANA marks them so): anycast
@@ -33,6 +38,7 @@ export function checkAddress(text: string, policy: AddressPolicy = {}): AddressV
     return { allowed: false, reason: `${text} is not an IP address` };
   }
   const range = classify(parsed);
+  if (policy.onlyLoopback) return range === "loopback" ? { allowed: true } : { allowed: false, reason: `${text} is not a loopback address (plain http:// goes to loopback only)` };
   if (range === "global") return { allowed: true };
   if (range === "loopback" && policy.allowLoopback) return { allowed: true };
   return { allowed: false, reason: `${text} is a ${range} address` };

@@ -41,7 +41,8 @@ export async function safePost(target: string, options: SafePostOptions): Promis
   const judged = judge(target, development);
   if (typeof judged === "string") return { status: 0, error: judged };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const dispatcher = agentFor(options.resolve ?? systemResolver, { allowLoopback: development }, timeoutMs);
+  const policy = { allowLoopback: development, onlyLoopback: judged.protocol === "http:" };
+  const dispatcher = agentFor(options.resolve ?? systemResolver, policy, timeoutMs);
   return exchange(dispatcher, judged, options, timeoutMs);
 }
 
@@ -70,7 +71,7 @@ function judgeAfresh(target: string, development: boolean): URL | string {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   // Sockets skip `lookup` for an address literal, so a literal is judged here.
   if (isIpLiteral(host)) {
-    const verdict = checkAddress(host, { allowLoopback: development });
+    const verdict = checkAddress(host, { allowLoopback: development, onlyLoopback: url.protocol === "http:" });
     if (!verdict.allowed) return `refused: ${verdict.reason}`;
   }
   return url;
@@ -152,7 +153,7 @@ const agents = new Map<HostResolver, Map<string, Agent>>();
 function agentFor(resolve: HostResolver, policy: AddressPolicy, timeoutMs: number): Agent {
   let byPolicy = agents.get(resolve);
   if (!byPolicy) agents.set(resolve, (byPolicy = new Map()));
-  const key = `${policy.allowLoopback ?? false} ${timeoutMs}`;
+  const key = `${policy.allowLoopback ?? false} ${policy.onlyLoopback ?? false} ${timeoutMs}`;
   let agent = byPolicy.get(key);
   if (!agent) {
     agent = new Agent({ connect: { lookup: checkedLookup(resolve, policy), timeout: timeoutMs }, keepAliveTimeout: 4_000 });

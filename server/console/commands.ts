@@ -32,6 +32,8 @@ export class UsageError extends Error {}
 
 export const usage = `platform-admin <command>
 
+  store init      create the database (in DATA_DIR, or DATABASE_URL's) when there is none; every
+                  other command works only on an existing one (the server creates it on its first start)
   projects create <name>
   projects list
   keys create --project <id> --scopes <a,b,...|all> [--name <text>] [--rate-limit <per minute, default 120>]

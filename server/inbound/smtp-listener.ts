@@ -46,6 +46,9 @@ export async function startSmtpListener(deps: SmtpListenerDeps): Promise<SmtpLis
     authOptional: true,
     // Reverse lookups would go to the system resolver and add latency to every connection.
     disableReverseLookup: true,
+    // Only the configured balancers may name another client (a PROXY v1 header); from them the
+    // header is required, so remoteAddress is the sender's before onConnect's per-client limit.
+    useProxy: config.proxyProtocolFrom.length ? config.proxyProtocolFrom : false,
     logger: false,
     onConnect(session, callback) {
       if (!perClient.admit(session.remoteAddress, session.id)) return callback(smtpReply(421, TOO_MANY_FROM_CLIENT));

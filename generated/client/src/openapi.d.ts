@@ -6732,6 +6732,19 @@ export interface operations {
                 };
             };
             /**
+             * @description This server has no manager bot (Bot Management Mode) configured, which bot-creation links need:
+             *     its operator sets one (`code: not_implemented`). Every other messenger operation works without
+             *     it. Decision B6.
+             */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
              * @description The messenger platform could not be reached, answered with a server error, or refused a call
              *     the service made (`code: upstream_error`); `error` carries the platform's description.
              */
