@@ -72,6 +72,8 @@ fi
 needs="
 /usr/lib/postgresql/15/bin/postgres postgresql
 /usr/sbin/nginx nginx
+/usr/lib/nginx/modules/ngx_stream_module.so libnginx-mod-stream
+/usr/bin/systemd-analyze systemd
 /usr/bin/chromium chromium
 dig dnsutils
 swaks swaks

@@ -38,9 +38,8 @@ export function checkAddress(text: string, policy: AddressPolicy = {}): AddressV
     return { allowed: false, reason: `${text} is not an IP address` };
   }
   const range = classify(parsed);
-  if (policy.onlyLoopback) return range === "loopback" ? { allowed: true } : { allowed: false, reason: `${text} is not a loopback address (plain http:// goes to loopback only)` };
-  if (range === "global") return { allowed: true };
-  if (range === "loopback" && policy.allowLoopback) return { allowed: true };
+  if (range === "global") return policy.onlyLoopback ? { allowed: false, reason: `${text} is not a loopback address (plain http:// goes to loopback only)` } : { allowed: true };
+  if (range === "loopback" && (policy.allowLoopback || policy.onlyLoopback)) return { allowed: true };
   return { allowed: false, reason: `${text} is a ${range} address` };
 }
 

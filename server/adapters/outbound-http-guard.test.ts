@@ -79,6 +79,19 @@ describe("safePost through a resolver", () => {
     }
   });
 
+  it("plain http:// under the development flag goes to loopback only: a public name or address is refused without connecting", async () => {
+    const resolve = fixed(["8.8.8.8"]);
+    expect(await safePost("http://public.test/h", { body: "{}", development: true, resolve })).toEqual({
+      status: 0,
+      error: "refused: public.test resolves to 8.8.8.8 is not a loopback address (plain http:// goes to loopback only)",
+    });
+    expect(await safePost("http://8.8.8.8/h", { body: "{}", development: true, resolve })).toEqual({
+      status: 0,
+      error: "refused: 8.8.8.8 is not a loopback address (plain http:// goes to loopback only)",
+    });
+    expect(resolve.calls).toEqual(["public.test"]);
+  });
+
   it("a name with no address, or resolving to loopback without the flag, is refused without connecting", async () => {
     expect(await safePost("https://nothing.test/h", { body: "{}", resolve: fixed([]) })).toEqual({ status: 0, error: "refused: nothing.test has no address" });
     expect(await safePost("https://loop.test/h", { body: "{}", resolve: fixed(["8.8.8.8", "127.0.0.1"]) })).toEqual({

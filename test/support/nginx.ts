@@ -32,12 +32,37 @@ export interface Proxy {
 
 const readme = path.resolve(import.meta.dirname, "../../server/README.md");
 
-/** The ```nginx block of server/README.md's "Deployment" section, as an operator copies it. */
+/** The ```nginx blocks of server/README.md's "Deployment" section, in order, as an operator copies them. */
+export function readmeNginxBlocks(): string[] {
+  return [...readFileSync(readme, "utf8").matchAll(/```nginx\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+/** The first ```nginx block: the HTTP proxy, inside nginx's `http { }`. */
 export function readmeProxyBlock(): string {
-  const block = /```nginx\n([\s\S]*?)```/.exec(readFileSync(readme, "utf8"))?.[1];
+  const block = readmeNginxBlocks()[0];
   if (!block) throw new Error("server/README.md has no ```nginx block");
   return block;
 }
+
+/**
+ * The README's `stream { }` block (inbound SMTP through a TCP balancer) with this machine's
+ * upstream servers and listen address; every other line is the README's.
+ */
+export function streamConfig(listen: string, upstreams: string[]): string {
+  let block = readmeNginxBlocks().find((b) => /^stream \{/m.test(b));
+  if (!block) throw new Error("server/README.md has no ```nginx block with stream { }");
+  const servers = upstreams.map((u) => `    server ${u};`).join("\n");
+  if (!/^(\s*server \d[^;{]*;\n)+/m.test(block) || !/^(\s*)listen 25;$/m.test(block)) throw new Error("server/README.md's stream block has no upstream servers or `listen 25;`");
+  block = block.replace(/^(\s*server \d[^;{]*;\n)+/m, `${servers}\n`).replace(/^(\s*)listen 25;$/m, `$1listen ${listen};`);
+  return `worker_processes 1;
+pid nginx.pid;
+error_log stderr warn;
+load_module ${STREAM_MODULE};
+events { worker_connections 1024; }
+${block}`;
+}
+
+const STREAM_MODULE = "/usr/lib/nginx/modules/ngx_stream_module.so";
 
 export interface ProxyTls {
   cert: string;
@@ -95,6 +120,16 @@ ${block}
 
 /** nginx on a free loopback port, round-robin over `upstreams` (http://127.0.0.1:<port> each). */
 export async function startNginx(upstreams: string[], tls?: ProxyTls): Promise<Proxy> {
+  return runNginx((port) => proxyConfig(`127.0.0.1:${port}`, upstreams, "", tls), tls ? "https" : "http");
+}
+
+/** nginx with the README's stream block on a free loopback port, over `upstreams` (host:port each). */
+export async function startNginxStream(upstreams: string[]): Promise<Proxy> {
+  requireTool("libnginx-mod-stream", STREAM_MODULE);
+  return runNginx((port) => streamConfig(`127.0.0.1:${port}`, upstreams), "tcp");
+}
+
+async function runNginx(config: (port: number) => string, scheme: string): Promise<Proxy> {
   requireTool("nginx", NGINX);
   const root = mkdtempSync(path.join(tmpdir(), "nginx-test-"));
   // As root, nginx's workers run as nobody: they must reach the temporary folders in the prefix.
@@ -105,7 +140,7 @@ export async function startNginx(upstreams: string[], tls?: ProxyTls): Promise<P
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     const conf = path.join(root, "nginx.conf");
-    writeFileSync(conf, proxyConfig(`127.0.0.1:${port}`, upstreams, "", tls));
+    writeFileSync(conf, config(port));
     const child = spawn(
       "/bin/sh",
       [
@@ -130,7 +165,7 @@ export async function startNginx(upstreams: string[], tls?: ProxyTls): Promise<P
     );
     child.stderr!.on("data", (c) => (log += c));
     if (await listening(port, child)) {
-      const url = `${tls ? "https" : "http"}://127.0.0.1:${port}`;
+      const url = `${scheme}://127.0.0.1:${port}`;
       return {
         url,
         async stop() {
