@@ -46,7 +46,7 @@ It may make ${DEFAULT_RATE_LIMIT} requests a minute (then 429 with Retry-After);
 
 Try:
   curl -s -H "Authorization: Bearer ${demo.key}" -H "content-type: application/json" \\
-    -d '{"name":"alice","domain":"${demo.mailDomain}","password":"correct horse"}' ${base}/v1/mailboxes
+    -d '{"name":"team","domain":"${demo.mailDomain}","password":"correct horse"}' ${base}/v1/mailboxes
   curl -s -H "Authorization: Bearer ${demo.key}" -H "content-type: application/json" \\
     -d '{"type":"A","name":"www","data":"192.0.2.10"}' ${base}/v1/dns/${demo.zone}/records
   dig @${config.dns.host} -p ${dnsPort} www.${demo.zone} A

@@ -30,10 +30,13 @@ it("prints the server settings and a bot, and delivers what the user says to the
   let out = "";
   child.stdout!.on("data", (c) => (out += c));
   child.stderr!.on("data", (c) => (out += c));
-  const settings = await until(() => /MESSENGER_API_ROOT=(\S+) MESSENGER_MANAGER_TOKEN=(\S+) npm start/.exec(out) ?? undefined, () => out);
+  const settings = await until(() => /MESSENGER_API_ROOT=(\S+) MESSENGER_MANAGER_TOKEN=(\S+) ALLOW_HTTP_LOOPBACK_WEBHOOKS=(on) npm start/.exec(out) ?? undefined, () => out);
+  // The paths it names are the contract's (it said POST /v1/messenger/bots, which does not exist).
+  expect(out).toContain("POST /v1/messenger/mybots {");
+  expect(out).not.toMatch(/\/v1\/messenger\/bots\b/);
   const botToken = await until(() => /@demo_shop_bot {2}(\S+)/.exec(out)?.[1], () => out);
 
-  platform = await startTestPlatform({ allowHttpLoopbackWebhooks: true, messenger: { ...defaults.messenger, apiRoot: settings[1], managerToken: settings[2] } });
+  platform = await startTestPlatform({ allowHttpLoopbackWebhooks: settings[3] === "on", messenger: { ...defaults.messenger, apiRoot: settings[1], managerToken: settings[2] } });
   const tenant = await platform.newTenant("emu");
   receiver = await startReceiver();
   const added = await tenant.api("POST", "/v1/messenger/mybots", { token: botToken });

@@ -96,6 +96,12 @@ it("the README's first mail: a fresh npm start delivers it to the demo mailbox, 
   const { child, out } = await npmStart(cwd);
   const url = /^HTTP (http:\/\/\S+)/m.exec(out())![1];
   const key = /(platform_sk_[A-Za-z0-9]+)/.exec(out())![1];
+  // A new user tries the start banner's commands first, then follows the README: neither may
+  // take what the other needs (the banner's mailbox was the README's alice@, whose create got 409).
+  const tryBlock = /\nTry:\n([\s\S]*?)\n\n/.exec(out())?.[1];
+  expect(tryBlock, out()).toBeDefined();
+  const tried = bash(tryBlock!);
+  expect(tried).toMatch(/"email":"team@example\.test"/);
   const [send, read] = readmeBlocks("Your first mail");
   // The reader's own values in place of the README's placeholders; nothing else changes.
   const setup = send

@@ -26,13 +26,21 @@ afterAll(async () => {
 });
 
 async function server(env: Record<string, string>): Promise<ServerProcess & { key: string }> {
-  const s = await startServerProcess({ DATA_DIR: path.join(dir, `data-${running.length}`), DEMO: "on", ...env });
+  const s = await startServerProcess({
+    DATA_DIR: path.join(dir, `data-${running.length}`),
+    DEMO: "on",
+    ...env,
+  });
   running.push(s);
   return { ...s, key: /(platform_sk_[A-Za-z0-9]+)/.exec(s.output())?.[1] ?? "" };
 }
 
 /** A GET from a client bound to `from`, with extra headers; answers status, body. */
-function get(url: string, from: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function get(
+  url: string,
+  from: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { localAddress: from, headers }, (res) => {
       let body = "";
@@ -44,8 +52,18 @@ function get(url: string, from: string, headers: Record<string, string> = {}): P
 }
 
 async function api(s: { url: string; key: string }, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${s.url}${url}`, { method, headers: { authorization: `Bearer ${s.key}`, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text() };
+  const res = await fetch(`${s.url}${url}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${s.key}`,
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return {
+    status: res.status,
+    body: res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text(),
+  };
 }
 
 /** The remoteAddress of the request-log lines for `url` the server printed. */
@@ -64,7 +82,9 @@ const loggedAddresses = (s: ServerProcess, url: string) =>
 
 it("the systemd unit passes systemd-analyze verify, with no warning", async () => {
   const tool = requireTool("systemd-analyze (systemd)", "/usr/bin/systemd-analyze");
-  const unit = /```ini\n(# \/etc\/systemd\/system\/platform\.service\n[\s\S]*?)```/.exec(readme)?.[1];
+  const unit = /```ini\n(# \/etc\/systemd\/system\/platform\.service\n[\s\S]*?)```/.exec(
+    readme,
+  )?.[1];
   expect(unit, "server/README.md has no ```ini block with the platform.service unit").toBeDefined();
   expect(unit).toMatch(/^AmbientCapabilities=CAP_NET_BIND_SERVICE$/m);
   expect(unit).toMatch(/^User=(?!root)\w+$/m);
@@ -81,11 +101,15 @@ describe("behind the README's nginx http block", () => {
     const proxy = await startNginx([s.url]);
     running.push(proxy);
     // The client is 127.0.0.5 and forges a hop; nginx appends 127.0.0.5 and connects from 127.0.0.1.
-    const res = await get(`${proxy.url}/v1/mailboxes?from=proxied`, "127.0.0.5", { "x-forwarded-for": "203.0.113.9" });
+    const res = await get(`${proxy.url}/v1/mailboxes?from=proxied`, "127.0.0.5", {
+      "x-forwarded-for": "203.0.113.9",
+    });
     expect(res.status).toBe(401);
     expect(loggedAddresses(s, "/v1/mailboxes?from=proxied")).toEqual(["127.0.0.5"]);
     // Straight to the server from an address that is not a trusted proxy: the header is not believed.
-    await get(`${s.url}/v1/mailboxes?from=direct`, "127.0.0.6", { "x-forwarded-for": "203.0.113.9" });
+    await get(`${s.url}/v1/mailboxes?from=direct`, "127.0.0.6", {
+      "x-forwarded-for": "203.0.113.9",
+    });
     expect(loggedAddresses(s, "/v1/mailboxes?from=direct")).toEqual(["127.0.0.6"]);
   });
 
@@ -93,7 +117,9 @@ describe("behind the README's nginx http block", () => {
     const s = await server({ LOG_LEVEL: "info" });
     const proxy = await startNginx([s.url]);
     running.push(proxy);
-    await get(`${proxy.url}/v1/mailboxes?from=untrusted`, "127.0.0.5", { "x-forwarded-for": "203.0.113.9" });
+    await get(`${proxy.url}/v1/mailboxes?from=untrusted`, "127.0.0.5", {
+      "x-forwarded-for": "203.0.113.9",
+    });
     expect(loggedAddresses(s, "/v1/mailboxes?from=untrusted")).toEqual(["127.0.0.1"]);
   });
 
@@ -110,17 +136,28 @@ describe("behind the README's nginx http block", () => {
 
 it("behind the README's nginx stream block, the stored mail names the sender, not nginx", async () => {
   const s = await server({ SMTP_PROXY_PROTOCOL_FROM: "127.0.0.1" });
-  const mailbox = await api(s, "POST", "/v1/mailboxes", { name: "ops", domain: "example.test", password: "correct horse battery" });
+  const mailbox = await api(s, "POST", "/v1/mailboxes", {
+    name: "ops",
+    domain: "example.test",
+    password: "correct horse battery",
+  });
   expect(mailbox.status).toBe(200);
   const proxy = await startNginxStream([`127.0.0.1:${s.smtpPort}`]);
   running.push(proxy);
   const port = Number(new URL(proxy.url).port);
   // The sender is 127.0.0.7 (nodemailer binds there); nginx connects to the listener from 127.0.0.1.
   const t = smtpTransport(port, { localAddress: "127.0.0.7" });
-  await t.sendMail({ from: "sender@example.org", to: "ops@example.test", subject: "from 127.0.0.7", text: "hi" });
+  await t.sendMail({
+    from: "sender@example.org",
+    to: "ops@example.test",
+    subject: "from 127.0.0.7",
+    text: "hi",
+  });
   t.close();
   const list = await api(s, "GET", `/v1/mailboxes/${mailbox.body.id}/messages`);
-  const msg = (list.body.messages as { id: string; subject: string }[]).find((m) => m.subject === "from 127.0.0.7");
+  const msg = (list.body.messages as { id: string; subject: string }[]).find(
+    (m) => m.subject === "from 127.0.0.7",
+  );
   expect(msg, JSON.stringify(list.body)).toBeDefined();
   const raw = await api(s, "GET", `/v1/mailboxes/${mailbox.body.id}/messages/${msg!.id}/raw`);
   expect(String(raw.body)).toMatch(/^Received: from \S+ \(\[127\.0\.0\.7\]\)/m);

@@ -112,9 +112,13 @@ it("the README's sandbox program gets each outcome's event, signature verified, 
   clock.advance(RETRY_DELAYS_MS[0]);
   await p.worker.drain();
   await until(() => lines().has(`verified mail.delivered ${at("softbounced")}`));
+  await until(() => lines().has("all 10 events verified"));
   expect([...lines()].filter((l) => !l.startsWith("delayed ")).sort()).toEqual(
-    [...first, `verified mail.delivered ${at("softbounced")}`].sort(),
+    [...first, `verified mail.delivered ${at("softbounced")}`, "all 10 events verified"].sort(),
   );
+  // It ends by itself once every event arrived (it used to listen forever).
+  const code = child.exitCode ?? (await new Promise((resolve) => child!.once("exit", resolve)));
+  expect(code).toBe(0);
 
   // The real suppression rules: a hard bounce suppresses the address, a tag gives a fresh one.
   const again = await demo.api("POST", "/v1/mail/send", {

@@ -52,8 +52,11 @@ export function streamConfig(listen: string, upstreams: string[]): string {
   let block = readmeNginxBlocks().find((b) => /^stream \{/m.test(b));
   if (!block) throw new Error("server/README.md has no ```nginx block with stream { }");
   const servers = upstreams.map((u) => `    server ${u};`).join("\n");
-  if (!/^(\s*server \d[^;{]*;\n)+/m.test(block) || !/^(\s*)listen 25;$/m.test(block)) throw new Error("server/README.md's stream block has no upstream servers or `listen 25;`");
-  block = block.replace(/^(\s*server \d[^;{]*;\n)+/m, `${servers}\n`).replace(/^(\s*)listen 25;$/m, `$1listen ${listen};`);
+  if (!/^(\s*server \d[^;{]*;\n)+/m.test(block) || !/^(\s*)listen 25;$/m.test(block))
+    throw new Error("server/README.md's stream block has no upstream servers or `listen 25;`");
+  block = block
+    .replace(/^(\s*server \d[^;{]*;\n)+/m, `${servers}\n`)
+    .replace(/^(\s*)listen 25;$/m, `$1listen ${listen};`);
   return `worker_processes 1;
 pid nginx.pid;
 error_log stderr warn;
@@ -120,7 +123,10 @@ ${block}
 
 /** nginx on a free loopback port, round-robin over `upstreams` (http://127.0.0.1:<port> each). */
 export async function startNginx(upstreams: string[], tls?: ProxyTls): Promise<Proxy> {
-  return runNginx((port) => proxyConfig(`127.0.0.1:${port}`, upstreams, "", tls), tls ? "https" : "http");
+  return runNginx(
+    (port) => proxyConfig(`127.0.0.1:${port}`, upstreams, "", tls),
+    tls ? "https" : "http",
+  );
 }
 
 /** nginx with the README's stream block on a free loopback port, over `upstreams` (host:port each). */

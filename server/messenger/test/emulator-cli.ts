@@ -21,17 +21,18 @@ const known = [manager, demo];
 const help = `commands:
   say <bot username> <text>      the user ${user.first_name} (id ${user.id}) writes to the bot: an update to its webhook
   create <username> [name]       the user creates a bot through the manager's creation link (managed_bot update)
-  bot <username>                 a new bot; prints its token, to connect with POST /v1/messenger/bots
+  bot <username>                 a new bot; prints its token, to connect with POST /v1/messenger/mybots
   bots                           the bots, their webhooks and pending updates
   sent <bot username>            what the bot sent (sendMessage)
   help, quit`;
 
 console.log(`Bot API emulator on ${emulator.url}
 
-Start the server against it:
-  MESSENGER_API_ROOT=${emulator.url} MESSENGER_MANAGER_TOKEN=${manager.token} npm start
+Start the server against it (ALLOW_HTTP_LOOPBACK_WEBHOOKS lets forward URLs and the emulator's
+calls to the server's hooks stay on this machine, over plain http):
+  MESSENGER_API_ROOT=${emulator.url} MESSENGER_MANAGER_TOKEN=${manager.token} ALLOW_HTTP_LOOPBACK_WEBHOOKS=on npm start
 
-A bot to connect (POST /v1/messenger/bots {"token": ...}):
+A bot to connect (POST /v1/messenger/mybots {"token": ...}):
   @${demo.username}  ${demo.token}
 
 ${help}`);
