@@ -88,10 +88,11 @@ export function messengerHandlers(m: MessengerContext): MessengerHandlers<AuthCo
     },
 
     async createBotLink({ body, auth }) {
-      if (body.presetId && !(await findPreset(m, auth.projectId, body.presetId))) throw invalid("body.presetId", "is not a preset of this project or a shared one");
+      // First: a server without a manager bot cannot make any link, whatever the body (OP6).
       if (!m.config.messenger.managerToken) {
         throw new ApiError(501, "not_implemented", "bot-creation links need the platform's manager bot: set MESSENGER_MANAGER_TOKEN (server/README.md)");
       }
+      if (body.presetId && !(await findPreset(m, auth.projectId, body.presetId))) throw invalid("body.presetId", "is not a preset of this project or a shared one");
       let manager;
       try {
         manager = await ensureManager(m);

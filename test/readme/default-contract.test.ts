@@ -3,7 +3,7 @@
 // contract now documents. The conformance suite, run as its README says against the server as the
 // README starts it, finds nothing wrong with that operation.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -30,6 +30,10 @@ it("the suite passes create-link on a server started with no messenger settings"
   expect(direct.status).toBe(501);
   expect(await direct.json()).toMatchObject({ code: "not_implemented" });
 
+  // The key as the suite's README gives it one (a config's keys.all): the suite then knows it is the
+  // credential, and leaves it out where a check asks what happens without one.
+  const config = path.join(dir, "conformance.config.json");
+  writeFileSync(config, JSON.stringify({ keys: { all: key } }));
   const run = await promisify(execFile)(
     process.execPath,
     [
@@ -38,8 +42,8 @@ it("the suite passes create-link on a server started with no messenger settings"
       path.join(repo, "generated/openapi/openapi.json"),
       "--url",
       server.url,
-      "-H",
-      `Authorization: Bearer ${key}`,
+      "--config",
+      config,
       "--include-operation-id",
       "createBotLink",
       "--max-examples",

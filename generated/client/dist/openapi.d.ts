@@ -6734,7 +6734,7 @@ export interface operations {
             /**
              * @description This server has no manager bot (Bot Management Mode) configured, which bot-creation links need:
              *     its operator sets one (`code: not_implemented`). Every other messenger operation works without
-             *     it. Decision B6.
+             *     it. Decision B7.
              */
             501: {
                 headers: {
