@@ -67,6 +67,8 @@ export async function startScaleOut(options: ScaleOutOptions = {}): Promise<Scal
     cleanups.push(() => Promise.all(instances.map((i) => i.stop())).then(() => {}));
     const failed = started.find((s) => s.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
+    // Traffic only once every instance says it is ready (decision OP1), as a balancer would wait.
+    await Promise.all(instances.map((i) => untilReady(i.url)));
     const proxy = await startNginx(instances.map((i) => i.url));
     cleanups.push(() => proxy.stop());
     const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
@@ -107,4 +109,19 @@ export async function startScaleOut(options: ScaleOutOptions = {}): Promise<Scal
     await stop();
     throw error;
   }
+}
+
+/** Polls GET /readyz until 200; fails with the last answer when the instance never gets ready. */
+async function untilReady(url: string): Promise<void> {
+  let last = "";
+  for (let i = 0; i < 600; i++) {
+    const res = await fetch(`${url}/readyz`).catch((error: Error) => ({
+      status: 0,
+      text: async () => error.message,
+    }));
+    if (res.status === 200) return;
+    last = `${res.status} ${await res.text()}`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never got ready: ${last}`);
 }
