@@ -4,7 +4,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { CachedKeyRepository } from "../auth/cached-key-repository.ts";
 import { FixedWindowRateLimiter } from "../auth/rate-limiter.ts";
-import { SqliteKeyRepository } from "../auth/sqlite-key-repository.ts";
+import { KEYS_CHANNEL, SqlKeyRepository } from "../auth/key-repository.ts";
 import { SqliteCertificateRepository } from "../certificates/sqlite-certificate-repository.ts";
 import { SqliteDlpRepository } from "../dlp/sqlite-dlp-repository.ts";
 import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
@@ -30,7 +30,7 @@ import { storeOnSqlite } from "./sqlite-store.ts";
 import { otherWriterWatcher } from "./data-version.ts";
 
 /** The repositories on db, open and migrated already (openDatabase). */
-export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreContext): StoreServices {
+export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreContext): Promise<StoreServices> {
   const store = storeOnSqlite(db);
   const jobs = new JobQueue(db, clock);
   const events = new EventOutbox(db, jobs, clock);
@@ -38,7 +38,7 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
   return {
     backend: sqliteBackend(db, jobs, events),
     projects: new SqlProjectRepository(store),
-    keys: new CachedKeyRepository(new SqliteKeyRepository(db), otherWriterWatcher(db)),
+    keys: new CachedKeyRepository(new SqlKeyRepository(store), await store.changes(KEYS_CHANNEL)),
     // One process owns the file: its memory is exact for L1.
     limiter: new FixedWindowRateLimiter(),
     zones: new SqliteDnsRecordRepository(db),
@@ -63,7 +63,7 @@ export function sqliteConsoleStore(db: DatabaseSync): ConsoleStore {
   const store = storeOnSqlite(db);
   return {
     projects: new SqlProjectRepository(store),
-    keys: new SqliteKeyRepository(db),
+    keys: new SqlKeyRepository(store),
     zones: new SqliteDnsRecordRepository(db),
     templates: new SqliteTemplateRepository(db),
     bots: new SqliteBotRepository(db),

@@ -3,8 +3,8 @@
 // in the database, and the per-instance caches (keys, mailbox lists, the DNS zones) dropped on
 // NOTIFY from any instance. Only composes; the classes live in their areas.
 import { CachedKeyRepository } from "../../auth/cached-key-repository.ts";
-import { KEYS_CHANNEL, PgKeyRepository } from "../../auth/pg-key-repository.ts";
-import { PgRateLimiter } from "../../auth/pg-rate-limiter.ts";
+import { KEYS_CHANNEL, SqlKeyRepository } from "../../auth/key-repository.ts";
+import { StoredRateLimiter } from "../../auth/stored-rate-limiter.ts";
 import { PgCertificateRepository } from "../../certificates/pg-certificate-repository.ts";
 import { PgDlpRepository } from "../../dlp/pg-dlp-repository.ts";
 import { PgDnsRecordRepository } from "../../dns/pg-zone-repository.ts";
@@ -53,9 +53,9 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
   return {
     backend: postgresBackend(pg, jobs, events),
     projects: new SqlProjectRepository(store),
-    keys: new CachedKeyRepository(new PgKeyRepository(pg), await notifyWatcher(pg, KEYS_CHANNEL)),
+    keys: new CachedKeyRepository(new SqlKeyRepository(store), await store.changes(KEYS_CHANNEL)),
     // Counted in PostgreSQL: exact across every instance (decision P4).
-    limiter: new PgRateLimiter(pg),
+    limiter: new StoredRateLimiter(store),
     // Its change token moves on ZONES_CHANNEL: the DNS server's cache follows other instances.
     zones: new PgDnsRecordRepository(pg),
     mailDomains: new PgMailDomainRepository(pg, secrets, events),
@@ -82,7 +82,7 @@ export function postgresConsoleStore(pg: Pg): ConsoleStore {
   const store = storeOnPostgres(pg);
   return {
     projects: new SqlProjectRepository(store),
-    keys: new PgKeyRepository(pg),
+    keys: new SqlKeyRepository(store),
     zones: new PgDnsRecordRepository(pg),
     templates: new PgTemplateRepository(pg),
     bots: new PgBotRepository(pg),
