@@ -22,7 +22,7 @@ import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { StoreContext, StoreServices } from "../services.ts";
 import type { ConsoleStore } from "../console/commands.ts";
 import { SqliteBotRepository } from "../messenger/sqlite-bot-repository.ts";
-import { SqliteWebmailRepository } from "../webmail/sqlite-webmail-repository.ts";
+import { SqlWebmailRepository } from "../webmail/webmail-repository.ts";
 import { SqliteDeliveryStore } from "../webhooks/sqlite-delivery-store.ts";
 import { SqliteWebhookRepository } from "../webhooks/sqlite-webhook-repository.ts";
 import { sqliteBackend } from "./backend.ts";
@@ -44,7 +44,7 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
     zones: new SqliteDnsRecordRepository(db),
     mailDomains: new SqliteMailDomainRepository(db, secrets, events),
     mailboxes,
-    webmail: new SqliteWebmailRepository(db),
+    webmail: new SqlWebmailRepository(store),
     webhooks: new SqliteWebhookRepository(db, jobs),
     webhookStore: new SqliteDeliveryStore(db, jobs),
     delivery: new ThreadedDeliveryRepository(db, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),

@@ -23,7 +23,7 @@ import { PgMailDomainRepository } from "../../maildomains/pg-maildomain-reposito
 import type { StoreContext, StoreServices } from "../../services.ts";
 import type { ConsoleStore } from "../../console/commands.ts";
 import { PgBotRepository } from "../../messenger/pg-bot-repository.ts";
-import { PgWebmailRepository } from "../../webmail/pg-webmail-repository.ts";
+import { SqlWebmailRepository } from "../../webmail/webmail-repository.ts";
 import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
 import { PgWebhookRepository } from "../../webhooks/pg-webhook-repository.ts";
 import { postgresBackend } from "../backend.ts";
@@ -60,7 +60,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     zones: new PgDnsRecordRepository(pg),
     mailDomains: new PgMailDomainRepository(pg, secrets, events),
     mailboxes,
-    webmail: new PgWebmailRepository(pg),
+    webmail: new SqlWebmailRepository(store),
     webhooks: new PgWebhookRepository(pg, jobs),
     webhookStore: new PgDeliveryStore(pg, jobs),
     delivery,
