@@ -7,7 +7,7 @@ import { FixedWindowRateLimiter } from "../auth/rate-limiter.ts";
 import { KEYS_CHANNEL, SqlKeyRepository } from "../auth/key-repository.ts";
 import { SqliteCertificateRepository } from "../certificates/sqlite-certificate-repository.ts";
 import { SqliteDlpRepository } from "../dlp/sqlite-dlp-repository.ts";
-import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
+import { zoneRepository } from "../dns/zone-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { ThreadedDeliveryRepository } from "../inbound/delivery-writer.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
@@ -21,6 +21,7 @@ import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-rep
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { StoreContext, StoreServices } from "../services.ts";
 import type { ConsoleStore } from "../console/commands.ts";
+import { consoleStoreOn } from "../console/console-store.ts";
 import { SqliteBotRepository } from "../messenger/sqlite-bot-repository.ts";
 import { SqlWebmailRepository } from "../webmail/webmail-repository.ts";
 import { SqliteDeliveryStore } from "../webhooks/sqlite-delivery-store.ts";
@@ -41,7 +42,7 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
     keys: new CachedKeyRepository(new SqlKeyRepository(store), await store.changes(KEYS_CHANNEL)),
     // One process owns the file: its memory is exact for L1.
     limiter: new FixedWindowRateLimiter(),
-    zones: new SqliteDnsRecordRepository(db),
+    zones: await zoneRepository(store),
     mailDomains: new SqliteMailDomainRepository(db, secrets, events),
     mailboxes,
     webmail: new SqlWebmailRepository(store),
@@ -60,11 +61,8 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
 
 /** What the console (platform-admin) works on, on the server's SQLite file. */
 export function sqliteConsoleStore(db: DatabaseSync): ConsoleStore {
-  const store = storeOnSqlite(db);
   return {
-    projects: new SqlProjectRepository(store),
-    keys: new SqlKeyRepository(store),
-    zones: new SqliteDnsRecordRepository(db),
+    ...consoleStoreOn(storeOnSqlite(db)),
     templates: new SqliteTemplateRepository(db),
     bots: new SqliteBotRepository(db),
   };

@@ -7,7 +7,7 @@ import { KEYS_CHANNEL, SqlKeyRepository } from "../../auth/key-repository.ts";
 import { StoredRateLimiter } from "../../auth/stored-rate-limiter.ts";
 import { PgCertificateRepository } from "../../certificates/pg-certificate-repository.ts";
 import { PgDlpRepository } from "../../dlp/pg-dlp-repository.ts";
-import { PgDnsRecordRepository } from "../../dns/pg-zone-repository.ts";
+import { zoneRepository } from "../../dns/zone-repository.ts";
 import { PgEventOutbox } from "../../events/pg-event-outbox.ts";
 import type { DeliveryRepository } from "../../inbound/delivery-repository.ts";
 import { PgDeliveryRepository } from "../../inbound/pg-delivery-repository.ts";
@@ -22,6 +22,7 @@ import { MAILBOXES_CHANNEL, PgMailboxRepository } from "../../mailboxes/pg-mailb
 import { PgMailDomainRepository } from "../../maildomains/pg-maildomain-repository.ts";
 import type { StoreContext, StoreServices } from "../../services.ts";
 import type { ConsoleStore } from "../../console/commands.ts";
+import { consoleStoreOn } from "../../console/console-store.ts";
 import { PgBotRepository } from "../../messenger/pg-bot-repository.ts";
 import { SqlWebmailRepository } from "../../webmail/webmail-repository.ts";
 import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
@@ -57,7 +58,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     // Counted in PostgreSQL: exact across every instance (decision P4).
     limiter: new StoredRateLimiter(store),
     // Its change token moves on ZONES_CHANNEL: the DNS server's cache follows other instances.
-    zones: new PgDnsRecordRepository(pg),
+    zones: await zoneRepository(store),
     mailDomains: new PgMailDomainRepository(pg, secrets, events),
     mailboxes,
     webmail: new SqlWebmailRepository(store),
@@ -79,11 +80,8 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
  * NOTIFY, so every running instance drops its caches.
  */
 export function postgresConsoleStore(pg: Pg): ConsoleStore {
-  const store = storeOnPostgres(pg);
   return {
-    projects: new SqlProjectRepository(store),
-    keys: new SqlKeyRepository(store),
-    zones: new PgDnsRecordRepository(pg),
+    ...consoleStoreOn(storeOnPostgres(pg)),
     templates: new PgTemplateRepository(pg),
     bots: new PgBotRepository(pg),
   };
