@@ -4,6 +4,7 @@
 import { SqlKeyRepository } from "../auth/key-repository.ts";
 import type { Store } from "../db/sql.ts";
 import { SqlDnsRecordRepository } from "../dns/zone-repository.ts";
+import { SqlBotRepository } from "../messenger/bot-repository.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { ConsoleStore } from "./commands.ts";
 
@@ -14,5 +15,6 @@ export function consoleStoreOn(store: Store): ConsoleStore {
     keys: new SqlKeyRepository(store),
     // The console serves no DNS: its zones keep no prepared copy, so their change token is unused.
     zones: new SqlDnsRecordRepository(store, () => true),
+    bots: new SqlBotRepository(store),
   };
 }

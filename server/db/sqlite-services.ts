@@ -22,7 +22,7 @@ import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { StoreContext, StoreServices } from "../services.ts";
 import type { ConsoleStore } from "../console/commands.ts";
 import { consoleStoreOn } from "../console/console-store.ts";
-import { SqliteBotRepository } from "../messenger/sqlite-bot-repository.ts";
+import { SqlBotRepository } from "../messenger/bot-repository.ts";
 import { SqlWebmailRepository } from "../webmail/webmail-repository.ts";
 import { SqliteDeliveryStore } from "../webhooks/sqlite-delivery-store.ts";
 import { SqliteWebhookRepository } from "../webhooks/sqlite-webhook-repository.ts";
@@ -55,7 +55,7 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
     templates: new SqliteTemplateRepository(db),
     certificates: new SqliteCertificateRepository(db, clock),
     dlpLog: new SqliteDlpRepository(db),
-    bots: new SqliteBotRepository(db),
+    bots: new SqlBotRepository(store),
   };
 }
 
@@ -64,6 +64,5 @@ export function sqliteConsoleStore(db: DatabaseSync): ConsoleStore {
   return {
     ...consoleStoreOn(storeOnSqlite(db)),
     templates: new SqliteTemplateRepository(db),
-    bots: new SqliteBotRepository(db),
   };
 }

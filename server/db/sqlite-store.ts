@@ -17,6 +17,7 @@ export const sqliteDialect: Dialect = {
   kind: "sqlite",
   forUpdate: "",
   skipLocked: "",
+  insertOrder: "rowid",
   jsonArray: (param) => `json_each(${param})`,
   jsonText: (column, path) => `json_extract(${column}, '${path.replace(/'/g, "''")}')`,
 };

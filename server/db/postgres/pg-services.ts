@@ -23,7 +23,7 @@ import { PgMailDomainRepository } from "../../maildomains/pg-maildomain-reposito
 import type { StoreContext, StoreServices } from "../../services.ts";
 import type { ConsoleStore } from "../../console/commands.ts";
 import { consoleStoreOn } from "../../console/console-store.ts";
-import { PgBotRepository } from "../../messenger/pg-bot-repository.ts";
+import { SqlBotRepository } from "../../messenger/bot-repository.ts";
 import { SqlWebmailRepository } from "../../webmail/webmail-repository.ts";
 import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
 import { PgWebhookRepository } from "../../webhooks/pg-webhook-repository.ts";
@@ -71,7 +71,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     templates: new PgTemplateRepository(pg),
     certificates: new PgCertificateRepository(pg, clock),
     dlpLog: new PgDlpRepository(pg),
-    bots: new PgBotRepository(pg),
+    bots: new SqlBotRepository(store),
   };
 }
 
@@ -83,6 +83,5 @@ export function postgresConsoleStore(pg: Pg): ConsoleStore {
   return {
     ...consoleStoreOn(storeOnPostgres(pg)),
     templates: new PgTemplateRepository(pg),
-    bots: new PgBotRepository(pg),
   };
 }
