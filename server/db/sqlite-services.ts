@@ -5,7 +5,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { CachedKeyRepository } from "../auth/cached-key-repository.ts";
 import { FixedWindowRateLimiter } from "../auth/rate-limiter.ts";
 import { KEYS_CHANNEL, SqlKeyRepository } from "../auth/key-repository.ts";
-import { SqliteCertificateRepository } from "../certificates/sqlite-certificate-repository.ts";
+import { SqlCertificateRepository } from "../certificates/certificate-repository.ts";
 import { SqliteDlpRepository } from "../dlp/sqlite-dlp-repository.ts";
 import { zoneRepository } from "../dns/zone-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
@@ -53,7 +53,7 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
     sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
     mailFeedback: new SqliteMessageOutcomes(db, events, clock),
     templates: new SqliteTemplateRepository(db),
-    certificates: new SqliteCertificateRepository(db, clock),
+    certificates: new SqlCertificateRepository(store, clock),
     dlpLog: new SqliteDlpRepository(db),
     bots: new SqlBotRepository(store),
   };

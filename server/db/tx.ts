@@ -40,6 +40,6 @@ export function writeOnSqlite(write: TxWrite, db: DatabaseSync): void {
  * typed with the old handle) will take it once the queue records outcomes on the Store and hands
  * the Sql of that transaction; until then the queue must hand an SqlTx for this to run.
  */
-export const sqlWrite = (write: (tx: Sql) => Promise<unknown>): TxWrite => async (tx) => {
-  await write(tx as unknown as Sql);
+export const sqlWrite = (write: (tx: SqlTx) => Promise<unknown>): TxWrite => async (tx) => {
+  await write(tx as SqlTx);
 };

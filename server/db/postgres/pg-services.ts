@@ -5,7 +5,7 @@
 import { CachedKeyRepository } from "../../auth/cached-key-repository.ts";
 import { KEYS_CHANNEL, SqlKeyRepository } from "../../auth/key-repository.ts";
 import { StoredRateLimiter } from "../../auth/stored-rate-limiter.ts";
-import { PgCertificateRepository } from "../../certificates/pg-certificate-repository.ts";
+import { SqlCertificateRepository } from "../../certificates/certificate-repository.ts";
 import { PgDlpRepository } from "../../dlp/pg-dlp-repository.ts";
 import { zoneRepository } from "../../dns/zone-repository.ts";
 import { PgEventOutbox } from "../../events/pg-event-outbox.ts";
@@ -69,7 +69,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     sentMessages: new PgSentMessageRepository(pg, jobs, clock),
     mailFeedback: new PgMessageOutcomes(pg, events, clock),
     templates: new PgTemplateRepository(pg),
-    certificates: new PgCertificateRepository(pg, clock),
+    certificates: new SqlCertificateRepository(store, clock),
     dlpLog: new PgDlpRepository(pg),
     bots: new SqlBotRepository(store),
   };
