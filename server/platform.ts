@@ -149,7 +149,7 @@ export async function startPlatform(config: ServerConfig, options: PlatformOptio
 async function openStore(config: ServerConfig, context: ReturnType<typeof storeContext>): Promise<{ db: DatabaseSync | undefined; store: StoreServices }> {
   if (!config.databaseUrl) {
     const db = openDatabase(config.dataDir);
-    return { db, store: sqliteStore(db, context) };
+    return { db, store: await sqliteStore(db, context) };
   }
   // DATA_DIR still holds what is per instance: the SMTP listener's STARTTLS certificate.
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });

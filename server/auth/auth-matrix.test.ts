@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { SqliteKeyRepository } from "./sqlite-key-repository.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
+import { SqlKeyRepository } from "./key-repository.ts";
 import { apiFor, startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 
 let p: TestPlatform;
@@ -46,8 +47,9 @@ describe("authentication", () => {
     const t = await p.newTenant("console-revoked");
     expect((await t.api("GET", "/v1/mailboxes")).status).toBe(200); // now cached in the server
     const other = new DatabaseSync(path.join(p.dataDir, "platform.sqlite"));
-    const [key] = await new SqliteKeyRepository(other).list(t.projectId);
-    await new SqliteKeyRepository(other).revoke(key.id);
+    const keys = new SqlKeyRepository(storeOnSqlite(other));
+    const [key] = await keys.list(t.projectId);
+    await keys.revoke(key.id);
     other.close();
     expect((await t.api("GET", "/v1/mailboxes")).status).toBe(401);
   });

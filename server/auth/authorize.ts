@@ -3,7 +3,6 @@
 // (403 included) carries the RateLimit headers.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../generated/server/errors.ts";
-import { after } from "../db/sync-or-async.ts";
 import { hashApiKey, parseBearer } from "./api-key.ts";
 import type { AuthContext } from "./auth-context.ts";
 import type { ApiKeyRecord, KeyRepository, QuotaCounter } from "./key-repository.ts";
@@ -17,42 +16,37 @@ export interface AuthorizeDeps {
 
 export function createAuthorize(deps: AuthorizeDeps) {
   const now = deps.now ?? (() => new Date());
-  // Each step continues at once when its store answered from memory (a cached key, the
-  // in-process limiter, no quota): most requests are then authorized without a promise.
-  return ({ request, reply, scope }: { request: FastifyRequest; reply: FastifyReply; scope: string | null }): AuthContext | Promise<AuthContext> => {
+  return async ({ request, reply, scope }: { request: FastifyRequest; reply: FastifyReply; scope: string | null }): Promise<AuthContext> => {
     const parsed = parseBearer(request.headers.authorization);
     if ("problem" in parsed) {
       // RFC 6750 §3: no error code when no bearer token came (no header, another scheme).
       const sentBearer = /^Bearer(\s|$)/i.test(request.headers.authorization ?? "");
       throw unauthorized(parsed.problem, sentBearer);
     }
-    return after(deps.keys.findByHash(hashApiKey(parsed.key)), (key) => {
-      if (!key || key.revokedAt) throw unauthorized(key ? "this API key has been revoked" : "unknown API key", true);
-      return after(deps.limiter.hit(key.id, key.rateLimit), (rate) => {
-        reply.header("RateLimit-Limit", rate.limit);
-        reply.header("RateLimit-Remaining", rate.remaining);
-        reply.header("RateLimit-Reset", rate.resetSeconds);
-        if (!rate.allowed) {
-          throw new ApiError(429, "rate_limited", `rate limit of ${rate.limit} requests per minute exceeded`, {
-            headers: { "Retry-After": rate.resetSeconds },
-          });
-        }
-        if (key.dailyQuota === null && key.monthlyQuota === null) return scoped(key, scope);
-        const t = now();
-        const counters: QuotaCounter[] = [];
-        if (key.dailyQuota !== null) counters.push({ period: `d:${t.toISOString().slice(0, 10)}`, limit: key.dailyQuota });
-        if (key.monthlyQuota !== null) counters.push({ period: `m:${t.toISOString().slice(0, 7)}`, limit: key.monthlyQuota });
-        return deps.keys.consumeQuota(key.id, counters).then((exhausted) => {
-          if (exhausted) {
-            const daily = exhausted.period.startsWith("d:");
-            throw new ApiError(429, "quota_exceeded", `${daily ? "daily" : "monthly"} quota of ${exhausted.limit} requests exhausted`, {
-              headers: { "Retry-After": secondsUntilPeriodEnd(t, daily) },
-            });
-          }
-          return scoped(key, scope);
-        });
+    const key = await deps.keys.findByHash(hashApiKey(parsed.key));
+    if (!key || key.revokedAt) throw unauthorized(key ? "this API key has been revoked" : "unknown API key", true);
+    const rate = await deps.limiter.hit(key.id, key.rateLimit);
+    reply.header("RateLimit-Limit", rate.limit);
+    reply.header("RateLimit-Remaining", rate.remaining);
+    reply.header("RateLimit-Reset", rate.resetSeconds);
+    if (!rate.allowed) {
+      throw new ApiError(429, "rate_limited", `rate limit of ${rate.limit} requests per minute exceeded`, {
+        headers: { "Retry-After": rate.resetSeconds },
       });
-    });
+    }
+    if (key.dailyQuota === null && key.monthlyQuota === null) return scoped(key, scope);
+    const t = now();
+    const counters: QuotaCounter[] = [];
+    if (key.dailyQuota !== null) counters.push({ period: `d:${t.toISOString().slice(0, 10)}`, limit: key.dailyQuota });
+    if (key.monthlyQuota !== null) counters.push({ period: `m:${t.toISOString().slice(0, 7)}`, limit: key.monthlyQuota });
+    const exhausted = await deps.keys.consumeQuota(key.id, counters);
+    if (exhausted) {
+      const daily = exhausted.period.startsWith("d:");
+      throw new ApiError(429, "quota_exceeded", `${daily ? "daily" : "monthly"} quota of ${exhausted.limit} requests exhausted`, {
+        headers: { "Retry-After": secondsUntilPeriodEnd(t, daily) },
+      });
+    }
+    return scoped(key, scope);
   };
 }
 

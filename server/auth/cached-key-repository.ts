@@ -1,7 +1,7 @@
 // Key lookups on every request, answered from memory. The cache is dropped whenever the store
-// may have changed: on this process's own writes, and when `changed()` reports a write by
-// another process (the console revoking a key), so a revocation still takes effect at once.
-import { after } from "../db/sync-or-async.ts";
+// may have changed: on this process's own writes, and when `changed()` (store.changes on
+// KEYS_CHANNEL) reports a write by another process or instance (the console revoking a key),
+// so a revocation still takes effect at once.
 import type { ApiKeyRecord, KeyRepository, NewApiKey, QuotaCounter } from "./key-repository.ts";
 
 export class CachedKeyRepository implements KeyRepository {
@@ -14,19 +14,17 @@ export class CachedKeyRepository implements KeyRepository {
     this.changed = changed;
   }
 
-  /** A cached key without a promise: the request path's authorize then stays in one turn. */
-  findByHash(hash: string): ApiKeyRecord | undefined | Promise<ApiKeyRecord | undefined> {
+  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
     if (this.changed()) this.byHash.clear();
     const cached = this.byHash.get(hash);
     if (cached) return cached;
-    return after(this.inner.findByHash(hash), (found) => {
-      // Unknown hashes are not cached: a flood of random keys must not grow memory.
-      if (found) {
-        if (this.byHash.size >= 10_000) this.byHash.clear();
-        this.byHash.set(hash, found);
-      }
-      return found;
-    });
+    const found = await this.inner.findByHash(hash);
+    // Unknown hashes are not cached: a flood of random keys must not grow memory.
+    if (found) {
+      if (this.byHash.size >= 10_000) this.byHash.clear();
+      this.byHash.set(hash, found);
+    }
+    return found;
   }
 
   async create(key: NewApiKey): Promise<ApiKeyRecord> {

@@ -1,14 +1,18 @@
 // The behaviour of the L1 rate limiter on either backend: fixed 60 s windows from a key's first
-// request, and never more than the limit admitted under concurrency (across instances where the
-// backend has several: PostgreSQL).
-import { describe, expect, it } from "vitest";
+// request, and never more than the limit admitted under concurrency (across connections for the
+// limiter counted in the database).
+import { beforeAll, describe, expect, it } from "vitest";
 import { manualClock } from "../jobs/clock.ts";
 import { useStore, type BackendName, type Connection } from "../test/backends.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
 export interface RateLimiterFactory {
+  /** Which limiter, for the suite's name. */
+  name: string;
   make: (c: Connection, now: () => number) => RateLimiter;
-  /** Whether instances share the count (PostgreSQL); SQLite's limiter lives in its one process. */
+  /** Run once on the suite's store before its tests. */
+  prepare?: (c: Connection) => Promise<void>;
+  /** Whether connections share the count (the stored limiter); the in-memory one lives in its one process. */
   sharedAcrossInstances: boolean;
 }
 
@@ -16,8 +20,9 @@ let n = 0;
 const freshKey = () => `key_rate${++n}_${Math.random().toString(36).slice(2)}`;
 
 export function describeRateLimiter(backend: BackendName, f: RateLimiterFactory): void {
-  describe(`rate limiter on ${backend}`, () => {
+  describe(`${f.name} rate limiter on ${backend}`, () => {
     const store = useStore(backend);
+    beforeAll(async () => f.prepare?.(store.main));
 
     it("admits the limit in a window, then refuses until the window ends", async () => {
       const clock = manualClock();

@@ -21,10 +21,10 @@ export function secondsLeft(start: number, now: number): number {
   return Math.min(WINDOW_MS / 1000, Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000)));
 }
 
-/** The L1 limiter: in this process's memory (SQLite, one process) or in PostgreSQL (pg-rate-limiter.ts). */
+/** The L1 limiter: in this process's memory (SQLite, one process) or in the database (stored-rate-limiter.ts). */
 export interface RateLimiter {
   /** Counts one request of `key` unless its window already holds `limit`. */
-  hit(key: string, limit: number): RateDecision | Promise<RateDecision>;
+  hit(key: string, limit: number): Promise<RateDecision>;
 }
 
 export class FixedWindowRateLimiter implements RateLimiter {
@@ -35,7 +35,8 @@ export class FixedWindowRateLimiter implements RateLimiter {
     this.now = now;
   }
 
-  hit(key: string, limit: number): RateDecision {
+  // async without an await: the check and the increment still run in one step.
+  async hit(key: string, limit: number): Promise<RateDecision> {
     const now = this.now();
     let w = this.windows.get(key);
     if (!w || now >= w.start + WINDOW_MS) {

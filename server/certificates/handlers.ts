@@ -37,11 +37,13 @@ export function certificateHandlers(deps: CertificateDeps): CertificatesHandlers
       const domains = body.domains.map((d) => d.toLowerCase());
       const problems = await orderProblems(deps.zones, auth.projectId, domains, body.csr);
       if (problems.length) throw invalidFields(problems);
-      const cert = await deps.certs.createPending(
-        { projectId: auth.projectId, domains, issuer: deps.issuer, autoRenew: body.autoRenew ?? true, ownCsr: body.csr ?? null },
-        deps.limits.certificates,
-        (tx, stored) => enqueueIssue(deps.backend, tx, stored),
-      );
+      const order = { projectId: auth.projectId, domains, issuer: deps.issuer, autoRenew: body.autoRenew ?? true, ownCsr: body.csr ?? null };
+      // The order and its issuance job commit together, or neither.
+      const cert = await deps.backend.transact(async (tx) => {
+        const stored = await deps.certs.createPending(tx, order, deps.limits.certificates);
+        if (stored) await enqueueIssue(deps.backend, tx, stored);
+        return stored;
+      });
       if (!cert) throw limitReached("certificates", deps.limits.certificates);
       return { id: cert.id, subject: cert.subject, sans: cert.sans, status: cert.status };
     },

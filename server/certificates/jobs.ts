@@ -4,8 +4,7 @@
 // what is already recorded.
 import { X509Certificate } from "node:crypto";
 import type { Backend } from "../db/backend.ts";
-import { after } from "../db/sync-or-async.ts";
-import type { Tx } from "../db/tx.ts";
+import { sqlWrite, type SqlTx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { Job } from "../jobs/job-queue.ts";
 import type { JobHandler, JobOutcome } from "../jobs/worker.ts";
@@ -35,12 +34,9 @@ interface RenewPayload {
   notAfter: number;
 }
 
-/** A job id or its promise: nothing a caller needs, but on PostgreSQL the write to wait for. */
-const settled = (id: number | Promise<number>): void | Promise<void> => (id instanceof Promise ? id.then(() => undefined) : undefined);
-
 /** Enqueues the issuance of a stored pending order (on the order's transaction). */
-export function enqueueIssue(backend: Backend, tx: Tx, cert: Certificate): void | Promise<void> {
-  return settled(backend.enqueue(tx, ISSUE_JOB, { certificateId: cert.id } satisfies IssuePayload, { group: `cert:${cert.issuer}` }));
+export async function enqueueIssue(backend: Backend, tx: SqlTx, cert: Certificate): Promise<void> {
+  await backend.enqueue(tx, ISSUE_JOB, { certificateId: cert.id } satisfies IssuePayload, { group: `cert:${cert.issuer}` });
 }
 
 export function certificateJobHandlers(deps: CertificateJobDeps): Record<string, JobHandler> {
@@ -59,12 +55,12 @@ export function certificateJobHandlers(deps: CertificateJobDeps): Record<string,
     };
   }
 
-  function scheduleRenewal(tx: Tx, cert: Certificate, issued: IssuedCertificate): void | Promise<void> {
+  async function scheduleRenewal(tx: SqlTx, cert: Certificate, issued: IssuedCertificate): Promise<void> {
     if (!cert.autoRenew) return;
-    return settled(backend.enqueue(tx, RENEW_JOB, { certificateId: cert.id, notAfter: issued.notAfter } satisfies RenewPayload, {
+    await backend.enqueue(tx, RENEW_JOB, { certificateId: cert.id, notAfter: issued.notAfter } satisfies RenewPayload, {
       runAt: renewalDue(issued.notBefore, issued.notAfter, clock.now()),
       group: `cert:${cert.issuer}`,
-    }));
+    });
   }
 
   const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -75,11 +71,17 @@ export function certificateJobHandlers(deps: CertificateJobDeps): Record<string,
     if (!cert || cert.status !== "pending") return { done: true };
     try {
       const issued = await issueFor(cert);
-      return { done: true, write: (tx) => after(certs.markActive(tx, cert.id, issued), () => scheduleRenewal(tx, cert, issued)) };
+      return {
+        done: true,
+        write: sqlWrite(async (tx) => {
+          await certs.markActive(tx, cert.id, issued);
+          await scheduleRenewal(tx, cert, issued);
+        }),
+      };
     } catch (error) {
       const retryable = error instanceof IssuanceError ? error.retryable : false;
       if (retryable && job.attempts < ISSUE_ATTEMPTS) return { retryAt: clock.now() + issueBackoff(job.attempts), error: reasonOf(error) };
-      return { done: true, write: (tx) => certs.markFailed(tx, cert.id, reasonOf(error)) };
+      return { done: true, write: sqlWrite((tx) => certs.markFailed(tx, cert.id, reasonOf(error))) };
     }
   }
 
@@ -91,9 +93,15 @@ export function certificateJobHandlers(deps: CertificateJobDeps): Record<string,
     try {
       const issued = await issueFor(cert);
       // Swapped only now, on success; the old certificate was served until this commit.
-      return { done: true, write: (tx) => after(certs.replace(tx, cert.id, issued), () => scheduleRenewal(tx, cert, issued)) };
+      return {
+        done: true,
+        write: sqlWrite(async (tx) => {
+          await certs.replace(tx, cert.id, issued);
+          await scheduleRenewal(tx, cert, issued);
+        }),
+      };
     } catch (error) {
-      return { retryAt: clock.now() + renewalBackoff(job.attempts), error: reasonOf(error), write: (tx) => certs.recordRenewalFailure(tx, cert.id, reasonOf(error)) };
+      return { retryAt: clock.now() + renewalBackoff(job.attempts), error: reasonOf(error), write: sqlWrite((tx) => certs.recordRenewalFailure(tx, cert.id, reasonOf(error))) };
     }
   }
 

@@ -6,17 +6,15 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../auth/api-key.ts";
-import { SqliteKeyRepository } from "../auth/sqlite-key-repository.ts";
 import { scopeCatalogue } from "../auth/scopes.ts";
 import { openDatabase } from "../db/database.ts";
-import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
 import { storeOnSqlite } from "../db/sqlite-store.ts";
-import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { runCommand, UsageError } from "./commands.ts";
+import { consoleStoreOn } from "./console-store.ts";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "console-test-"));
 const db = openDatabase(dataDir);
-const deps = { projects: new SqlProjectRepository(storeOnSqlite(db)), keys: new SqliteKeyRepository(db), zones: new SqliteDnsRecordRepository(db), scopes: scopeCatalogue() };
+const deps = { ...consoleStoreOn(storeOnSqlite(db)), scopes: scopeCatalogue() };
 const run = (line: string) => runCommand(deps, line.split(" ").filter(Boolean));
 afterAll(() => {
   db.close();

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
+import { SqlDnsRecordRepository } from "../dns/zone-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { systemClock } from "../jobs/clock.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
@@ -32,7 +32,7 @@ beforeAll(async () => {
     projectId, name: "caps.test", dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t",
   });
   domainId = domain!.id;
-  await new SqliteDnsRecordRepository(db).createZone({ name: "caps.test", projectId });
+  await new SqlDnsRecordRepository(storeOnSqlite(db), () => true).createZone({ name: "caps.test", projectId });
 });
 afterAll(() => {
   db.close();
@@ -55,7 +55,7 @@ const cases: [string, (i: number, cap: number) => Promise<unknown>, () => number
   }, () => count("SELECT COUNT(*) AS n FROM group_members")],
   ["webhooks", (i, cap) => new SqliteWebhookRepository(db, new JobQueue(db, systemClock)).create({ projectId, url: `https://h.example.org/${i}`, events: [], secretSealed: "s" }, cap),
     () => count("SELECT COUNT(*) AS n FROM webhooks")],
-  ["records", (i, cap) => new SqliteDnsRecordRepository(db).insertRecord("caps.test", { name: `n${i}`, type: "TXT", data: `v${i}`, priority: null, ttl: 3600 }, cap),
+  ["records", (i, cap) => new SqlDnsRecordRepository(storeOnSqlite(db), () => true).insertRecord("caps.test", { name: `n${i}`, type: "TXT", data: `v${i}`, priority: null, ttl: 3600 }, cap),
     () => count("SELECT COUNT(*) AS n FROM dns_records")],
   ["mail domains", (i, cap) => new SqliteMailDomainRepository(db, box, new EventOutbox(db, new JobQueue(db, systemClock), systemClock)).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
     () => count("SELECT COUNT(*) AS n FROM mail_domains")],

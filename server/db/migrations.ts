@@ -6,7 +6,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { certificateMigrations } from "../certificates/migrations.ts";
 import { dlpMigrations } from "../dlp/migrations.ts";
-import { dnsMigrations } from "../dns/sqlite-zone-repository.ts";
+import { dnsMigrations } from "../dns/migrations.ts";
 import { eventMigrations } from "../events/migrations.ts";
 import { jobGroupIndexMigration, jobMigrations } from "../jobs/migrations.ts";
 import { mailDomainOwnership, sealDkimPrivateKeys } from "../maildomains/migrations.ts";

@@ -89,6 +89,11 @@ export interface Dialect {
   readonly forUpdate: string;
   /** After a SELECT in a claim: PostgreSQL skips rows another transaction holds; SQLite has one writer. */
   readonly skipLocked: string;
+  /**
+   * The column that orders a table's rows by insertion, for rows whose created_at ties (same
+   * millisecond): SQLite's rowid; on PostgreSQL a table that needs it has a `seq BIGSERIAL` column.
+   */
+  readonly insertOrder: string;
   /** Rows of a JSON array parameter as a table with one column `value`: `SELECT value FROM ${d.jsonArray("?")}`. */
   jsonArray(param: string): string;
   /** Text at a JSON path of a TEXT column holding JSON; path as `$.a.b`. */

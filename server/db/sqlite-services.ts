@@ -4,10 +4,10 @@
 import type { DatabaseSync } from "node:sqlite";
 import { CachedKeyRepository } from "../auth/cached-key-repository.ts";
 import { FixedWindowRateLimiter } from "../auth/rate-limiter.ts";
-import { SqliteKeyRepository } from "../auth/sqlite-key-repository.ts";
-import { SqliteCertificateRepository } from "../certificates/sqlite-certificate-repository.ts";
+import { KEYS_CHANNEL, SqlKeyRepository } from "../auth/key-repository.ts";
+import { SqlCertificateRepository } from "../certificates/certificate-repository.ts";
 import { SqliteDlpRepository } from "../dlp/sqlite-dlp-repository.ts";
-import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
+import { zoneRepository } from "../dns/zone-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { ThreadedDeliveryRepository } from "../inbound/delivery-writer.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
@@ -21,8 +21,9 @@ import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-rep
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { StoreContext, StoreServices } from "../services.ts";
 import type { ConsoleStore } from "../console/commands.ts";
-import { SqliteBotRepository } from "../messenger/sqlite-bot-repository.ts";
-import { SqliteWebmailRepository } from "../webmail/sqlite-webmail-repository.ts";
+import { consoleStoreOn } from "../console/console-store.ts";
+import { SqlBotRepository } from "../messenger/bot-repository.ts";
+import { SqlWebmailRepository } from "../webmail/webmail-repository.ts";
 import { SqliteDeliveryStore } from "../webhooks/sqlite-delivery-store.ts";
 import { SqliteWebhookRepository } from "../webhooks/sqlite-webhook-repository.ts";
 import { sqliteBackend } from "./backend.ts";
@@ -30,7 +31,7 @@ import { storeOnSqlite } from "./sqlite-store.ts";
 import { otherWriterWatcher } from "./data-version.ts";
 
 /** The repositories on db, open and migrated already (openDatabase). */
-export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreContext): StoreServices {
+export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreContext): Promise<StoreServices> {
   const store = storeOnSqlite(db);
   const jobs = new JobQueue(db, clock);
   const events = new EventOutbox(db, jobs, clock);
@@ -38,13 +39,13 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
   return {
     backend: sqliteBackend(db, jobs, events),
     projects: new SqlProjectRepository(store),
-    keys: new CachedKeyRepository(new SqliteKeyRepository(db), otherWriterWatcher(db)),
+    keys: new CachedKeyRepository(new SqlKeyRepository(store), await store.changes(KEYS_CHANNEL)),
     // One process owns the file: its memory is exact for L1.
     limiter: new FixedWindowRateLimiter(),
-    zones: new SqliteDnsRecordRepository(db),
+    zones: await zoneRepository(store),
     mailDomains: new SqliteMailDomainRepository(db, secrets, events),
     mailboxes,
-    webmail: new SqliteWebmailRepository(db),
+    webmail: new SqlWebmailRepository(store),
     webhooks: new SqliteWebhookRepository(db, jobs),
     webhookStore: new SqliteDeliveryStore(db, jobs),
     delivery: new ThreadedDeliveryRepository(db, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
@@ -52,20 +53,16 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
     sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
     mailFeedback: new SqliteMessageOutcomes(db, events, clock),
     templates: new SqliteTemplateRepository(db),
-    certificates: new SqliteCertificateRepository(db, clock),
+    certificates: new SqlCertificateRepository(store, clock),
     dlpLog: new SqliteDlpRepository(db),
-    bots: new SqliteBotRepository(db),
+    bots: new SqlBotRepository(store),
   };
 }
 
 /** What the console (platform-admin) works on, on the server's SQLite file. */
 export function sqliteConsoleStore(db: DatabaseSync): ConsoleStore {
-  const store = storeOnSqlite(db);
   return {
-    projects: new SqlProjectRepository(store),
-    keys: new SqliteKeyRepository(db),
-    zones: new SqliteDnsRecordRepository(db),
+    ...consoleStoreOn(storeOnSqlite(db)),
     templates: new SqliteTemplateRepository(db),
-    bots: new SqliteBotRepository(db),
   };
 }

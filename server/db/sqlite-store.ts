@@ -17,6 +17,7 @@ export const sqliteDialect: Dialect = {
   kind: "sqlite",
   forUpdate: "",
   skipLocked: "",
+  insertOrder: "rowid",
   jsonArray: (param) => `json_each(${param})`,
   jsonText: (column, path) => `json_extract(${column}, '${path.replace(/'/g, "''")}')`,
 };
@@ -29,6 +30,28 @@ interface Frame {
   /** Nested transactions of this frame run one after the other: savepoints are a stack. */
   chain: Promise<unknown>;
   depth: number;
+}
+
+/**
+ * Who holds the file's write turn in this process. Two connections of one process to the same
+ * file (tests' second connection, standing in for the console) must share it: a BEGIN IMMEDIATE
+ * on the second while the first's transaction awaits would wait out busy_timeout synchronously,
+ * blocking the event loop the first needs to commit, and fail with "database is locked".
+ */
+interface Gate {
+  /** True while a transaction holds the file or it has been handed to the next waiter. */
+  held: boolean;
+  waiting: (() => void)[];
+}
+
+const gates = new Map<string, Gate>();
+
+function gateOf(db: DatabaseSync): Gate {
+  const file = db.location();
+  if (!file) return { held: false, waiting: [] };
+  let gate = gates.get(file);
+  if (!gate) gates.set(file, (gate = { held: false, waiting: [] }));
+  return gate;
 }
 
 type Listener = (payload: string | undefined) => void;
@@ -49,15 +72,15 @@ export class SqliteStore implements Store {
   /** The connection, for db/ code that is SQLite's own (migrations, data_version). */
   readonly db: DatabaseSync;
   private readonly context = new AsyncLocalStorage<Frame>();
-  /** True while a transaction holds the connection or it has been handed to the next waiter. */
-  private held = false;
-  private readonly waiting: (() => void)[] = [];
+  /** Shared by every connection of this process to the same file (gateOf). */
+  private readonly gate: Gate;
   private readonly listeners = new Map<string, Set<Listener>>();
   /** The connection's own setting (FULL), restored after a relaxed commit. */
   private readonly synchronous: number;
 
   constructor(db: DatabaseSync) {
     this.db = db;
+    this.gate = gateOf(db);
     this.synchronous = (db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
   }
 
@@ -122,7 +145,8 @@ export class SqliteStore implements Store {
     return () => void set.delete(fn);
   }
 
-  async changes(): Promise<() => boolean> {
+  // Any channel: data_version reports every commit by another connection.
+  async changes(_channel?: string): Promise<() => boolean> {
     return otherWriterWatcher(this.db);
   }
 
@@ -137,7 +161,7 @@ export class SqliteStore implements Store {
   }
 
   private statement<T>(work: () => T): Promise<T> {
-    if (!this.held || this.open()) {
+    if (!this.gate.held || this.open()) {
       try {
         return Promise.resolve(work());
       } catch (error) {
@@ -155,18 +179,18 @@ export class SqliteStore implements Store {
   }
 
   private acquire(): Promise<void> {
-    if (!this.held) {
-      this.held = true;
+    if (!this.gate.held) {
+      this.gate.held = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.gate.waiting.push(resolve));
   }
 
   /** Hands the connection to the next waiter (it stays held), or frees it. */
   private release(): void {
-    const next = this.waiting.shift();
+    const next = this.gate.waiting.shift();
     if (next) next();
-    else this.held = false;
+    else this.gate.held = false;
   }
 
   private async savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {

@@ -34,3 +34,12 @@ export function writeOnSqlite(write: TxWrite, db: DatabaseSync): void {
     throw new Error("a write joining a SQLite transaction must be synchronous");
   }
 }
+
+/**
+ * Transitional (issue 37): a job outcome's write written over Sql, as JobOutcome's `write` (still
+ * typed with the old handle) will take it once the queue records outcomes on the Store and hands
+ * the Sql of that transaction; until then the queue must hand an SqlTx for this to run.
+ */
+export const sqlWrite = (write: (tx: SqlTx) => Promise<unknown>): TxWrite => async (tx) => {
+  await write(tx as SqlTx);
+};

@@ -5,11 +5,11 @@ import { decode, encode } from "dns-packet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type DnsServer } from "./authoritative-server.ts";
 import { BIG_TXT_SET, EXAMPLE_ZONE, LONG_TXT, createExampleZone } from "./example-zone.ts";
-import type { SqliteDnsRecordRepository } from "./sqlite-zone-repository.ts";
+import type { SqlDnsRecordRepository } from "./zone-repository.ts";
 import { queryPacket, queryTcp, queryUdp } from "./wire-client.ts";
 
 let server: DnsServer;
-let repository: SqliteDnsRecordRepository;
+let repository: SqlDnsRecordRepository;
 beforeAll(async () => {
   ({ repository } = await createExampleZone());
   server = await startDnsServer({ host: "127.0.0.1", port: 0, repository });

@@ -1,8 +1,10 @@
 // A zone exercising every record type and answer path, shared by the socket tests, the
 // dig tests and the benchmark. Records go through validateRecord like API input does.
 import { DatabaseSync } from "node:sqlite";
-import { SqliteDnsRecordRepository, dnsMigrations } from "./sqlite-zone-repository.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
+import { dnsMigrations } from "./migrations.ts";
 import { checkNameConflicts, validateRecord, type RecordInput } from "./validate-record.ts";
+import { zoneRepository } from "./zone-repository.ts";
 
 export const EXAMPLE_ZONE = "example.test";
 export const LONG_TXT = "v=DKIM1; k=rsa; p=" + "A".repeat(582);
@@ -32,7 +34,7 @@ export const EXAMPLE_RECORDS: RecordInput[] = [
 export async function createExampleZone(records: RecordInput[] = EXAMPLE_RECORDS) {
   const db = new DatabaseSync(":memory:");
   db.exec(dnsMigrations);
-  const repository = new SqliteDnsRecordRepository(db);
+  const repository = await zoneRepository(storeOnSqlite(db));
   await repository.createZone({ name: EXAMPLE_ZONE, projectId: "demo" });
   for (const input of records) {
     const result = validateRecord(input, EXAMPLE_ZONE);

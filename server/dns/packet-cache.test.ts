@@ -10,12 +10,12 @@ import { startDnsServer, type DnsServer } from "./authoritative-server.ts";
 import { EXAMPLE_ZONE, createExampleZone } from "./example-zone.ts";
 import { PacketCache, respondCached } from "./packet-cache.ts";
 import { respond } from "./respond.ts";
-import type { SqliteDnsRecordRepository } from "./sqlite-zone-repository.ts";
+import type { SqlDnsRecordRepository } from "./zone-repository.ts";
 import { queryPacket } from "./wire-client.ts";
 import { ZoneCache } from "./zone-cache.ts";
 
 let server: DnsServer;
-let repository: SqliteDnsRecordRepository;
+let repository: SqlDnsRecordRepository;
 beforeAll(async () => {
   ({ repository } = await createExampleZone());
   server = await startDnsServer({ host: "127.0.0.1", port: 0, repository });

@@ -77,14 +77,12 @@ export class PacketCache {
 export function respondCached(message: Buffer, options: RespondOptions, cache: PacketCache): Buffer | undefined | Promise<Buffer | undefined> {
   const nameEnd = cacheableNameEnd(message);
   if (nameEnd === undefined) return respond(message, options);
-  let fresh;
   try {
-    fresh = options.zones.ensureFresh();
+    options.zones.ensureFresh();
   } catch {
     // The store failed to say whether the zones changed: the uncached path answers (SERVFAIL).
     return respond(message, options);
   }
-  if (fresh) return fresh.then(() => fromCache(message, nameEnd, options, cache), () => respond(message, options));
   return fromCache(message, nameEnd, options, cache);
 }
 

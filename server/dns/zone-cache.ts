@@ -16,7 +16,6 @@ export class ZoneCache {
   #zones: Map<string, DnsZone> | undefined;
   #indexes = new Map<string, ZoneIndex>();
   #checkedThisTurn = false;
-  #check: Promise<void> | undefined;
 
   constructor(repository: DnsRecordRepository, identity: ZoneIdentity = {}) {
     this.#repository = repository;
@@ -47,22 +46,13 @@ export class ZoneCache {
   }
 
   /**
-   * Undefined when the token was already checked this turn (the hot path), otherwise a
-   * promise that checks it; after it, `generation` is current for the rest of the turn.
+   * Reads the change token unless it was already read this turn (the hot path: nothing to do);
+   * after it, `generation` is current for the rest of the turn. Throws when the store cannot tell.
    */
-  ensureFresh(): Promise<void> | undefined {
-    if (this.#checkedThisTurn) return undefined;
-    if (this.#repository.changeTokenNow) {
-      this.#apply(this.#repository.changeTokenNow());
-      this.#markChecked();
-      return undefined;
-    }
-    // A store that can only read the token asynchronously (PostgreSQL) stretches "this
-    // turn" to the duration of one read; queries meanwhile wait on the same read.
-    this.#check ??= this.#checkToken()
-      .then(() => this.#markChecked())
-      .finally(() => (this.#check = undefined));
-    return this.#check;
+  ensureFresh(): void {
+    if (this.#checkedThisTurn) return;
+    this.#apply(this.#repository.changeToken());
+    this.#markChecked();
   }
 
   #markChecked(): void {
@@ -76,7 +66,7 @@ export class ZoneCache {
   };
 
   async #lookupSlowly(qname: string): Promise<ZoneIndex | undefined> {
-    await this.ensureFresh();
+    this.ensureFresh();
     const generation = this.#generation;
     let zones = this.#zones;
     if (!zones) {
@@ -99,10 +89,6 @@ export class ZoneCache {
       const zone = zones.get(name);
       if (zone || !name.includes(".")) return zone;
     }
-  }
-
-  async #checkToken(): Promise<void> {
-    this.#apply(await this.#repository.changeToken());
   }
 
   #apply(token: string): void {

@@ -13,7 +13,7 @@ const www = { type: "A" as const, name: "www", data: "192.0.2.1", priority: null
 const a = (name: string, data: string) => ({ type: "A" as const, name, data, priority: null, ttl: 60 });
 
 export interface ZoneRepositoryFactories {
-  make: (c: Connection) => DnsRecordRepository;
+  make: (c: Connection) => Promise<DnsRecordRepository>;
   /** What the prepared zones watch for other writers (PostgreSQL: the NOTIFY channel). */
   channel: string;
 }
@@ -25,8 +25,8 @@ export function describeZoneRepository(backend: BackendName, f: ZoneRepositoryFa
     // Each test on zones of its own (a suffix), so tests stay independent in one store.
     let n = 0;
     let zone = "";
-    beforeAll(() => {
-      repo = f.make(store.main);
+    beforeAll(async () => {
+      repo = await f.make(store.main);
     });
     beforeEach(async () => {
       zone = `example${++n}.test`;
@@ -74,8 +74,20 @@ export function describeZoneRepository(backend: BackendName, f: ZoneRepositoryFa
       expect(await sql(store.main, "SELECT id FROM dns_records WHERE zone = 'missing.test'")).toEqual([]);
     });
 
+    it("a write inside the caller's transaction commits and rolls back with it", async () => {
+      await expect(store.main.store.transaction(async () => {
+        await repo.insertRecord(zone, www);
+        expect(await repo.findRecords(zone, "www")).toHaveLength(1);
+        throw new Error("the caller fails");
+      })).rejects.toThrow("the caller fails");
+      expect(await repo.listZoneRecords(zone)).toEqual([]);
+      expect((await repo.getZone(zone))?.serial).toBe(1);
+      await store.main.store.transaction(async () => void (await repo.insertRecord(zone, www)));
+      expect(await repo.listZoneRecords(zone)).toHaveLength(1);
+    });
+
     it("a zone's record cap holds under concurrent inserts from two connections", async () => {
-      const other = f.make(await store.connect());
+      const other = await f.make(await store.connect());
       const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 ? repo : other).insertRecord(zone, a(`h${i}`, "192.0.2.1"), 7)));
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(7);
       expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof CapReachedError)).toBe(true);
@@ -87,7 +99,7 @@ export function describeZoneRepository(backend: BackendName, f: ZoneRepositoryFa
     const store = useStore(backend);
 
     it("answer this connection's own writes at once, and another connection's once it is seen", async () => {
-      const repo = f.make(store.main);
+      const repo = await f.make(store.main);
       await repo.createZone({ name: "cache.test" });
       await repo.insertRecord("cache.test", a("one", "192.0.2.1"));
       const server = await startDnsServer({ host: "127.0.0.1", port: 0, repository: repo });
@@ -97,7 +109,7 @@ export function describeZoneRepository(backend: BackendName, f: ZoneRepositoryFa
         await repo.insertRecord("cache.test", a("own", "192.0.2.3"));
         expect((await ask("own.cache.test")).answers).toMatchObject([{ data: "192.0.2.3" }]);
 
-        const other = f.make(await store.connect());
+        const other = await f.make(await store.connect());
         let seen = await changeSeen(store.main, f.channel);
         await other.insertRecord("cache.test", a("two", "192.0.2.2"));
         await seen();

@@ -1,8 +1,7 @@
 // The send handlers' DLP seam (a warned send's findings in accept's transaction, a blocked send's
 // in one of their own): the shared suite on both backends.
 import { postgresBackend, sqliteBackend } from "../db/backend.ts";
-import { PgDnsRecordRepository } from "../dns/pg-zone-repository.ts";
-import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
+import { SqlDnsRecordRepository } from "../dns/zone-repository.ts";
 import { DlpScannerInspector } from "../dlp/dlp-inspector.ts";
 import { PgDlpRepository } from "../dlp/pg-dlp-repository.ts";
 import { ScanPool } from "../dlp/scan-pool.ts";
@@ -37,7 +36,7 @@ for (const backend of backends) {
       const dlpLog = new SqliteDlpRepository(db);
       return {
         backend: b, projects: new SqlProjectRepository(storeOnSqlite(db)), mailDomains: new SqliteMailDomainRepository(db, secrets, events),
-        zones: new SqliteDnsRecordRepository(db),
+        zones: new SqlDnsRecordRepository(c.store, () => true),
         messages: new SqliteSentMessageRepository(db, jobs, clock), templates: new SqliteTemplateRepository(db),
         dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),
       };
@@ -49,7 +48,7 @@ for (const backend of backends) {
     const dlpLog = new PgDlpRepository(pg);
     return {
       backend: b, projects: new SqlProjectRepository(storeOnPostgres(pg)), mailDomains: new PgMailDomainRepository(pg, secrets, events),
-      zones: new PgDnsRecordRepository(pg),
+      zones: new SqlDnsRecordRepository(c.store, () => true),
       messages: new PgSentMessageRepository(pg, jobs, clock), templates: new PgTemplateRepository(pg),
       dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),
     };

@@ -1,8 +1,7 @@
 // The behaviour of the messenger's storage on either backend (server/test/backends.ts): the one
-// BotRepository interface, with the Backend whose transactions its Tx-taking writes join.
+// BotRepository interface, with the Backend whose transactions its tx-taking writes join.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../db/backend.ts";
-import { after } from "../db/sync-or-async.ts";
 import { newProject, sql, useStore, type BackendName, type Connection } from "../test/backends.ts";
 import type { BotRepository, NewBot } from "./bot-repository.ts";
 
@@ -54,7 +53,11 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
       expect(await add(bot, 1)).toEqual({ ok: false, reason: "duplicate" });
       expect(await add(newBot(p), 1)).toEqual({ ok: false, reason: "limit_reached" });
       // In a caller's transaction the answers are the same, and a refusal leaves it usable.
-      expect(await b.transact((tx) => after(s.add(tx, { ...bot, projectId: q }, 10), (r) => after(b.enqueue(tx, "test.after-duplicate", {}), () => r))))
+      expect(await b.transact(async (tx) => {
+        const r = await s.add(tx, { ...bot, projectId: q }, 10);
+        await b.enqueue(tx, "test.after-duplicate", {});
+        return r;
+      }))
         .toEqual({ ok: false, reason: "duplicate" });
       expect(await b.countJobs("test.after-duplicate")).toBe(1);
       expect((await b.transact((tx) => s.add(tx, newBot(q), 1))).ok).toBe(true);
@@ -87,13 +90,18 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
       const kind = `test.preset-${botIds}`;
       await s.createLink({ id: linkId, projectId: p, suggestedUsername: "Shop_Bot", name: "Shop", presetId: null, expiresAt: now + 60_000 });
       // The caller fails after the add: neither the bot, nor the link's use, nor the job is kept.
-      await expect(b.transact((tx) => after(s.add(tx, newBot(p), 10, { consumeLink: linkId }), (r) => after(b.enqueue(tx, kind, r), () => {
+      await expect(b.transact(async (tx) => {
+        await b.enqueue(tx, kind, await s.add(tx, newBot(p), 10, { consumeLink: linkId }));
         throw new Error("caller failed");
-      })))).rejects.toThrow("caller failed");
+      })).rejects.toThrow("caller failed");
       expect(await s.getLink(linkId)).toMatchObject({ bot: null });
       expect(await s.list(p)).toEqual([]);
       expect(await b.countJobs(kind)).toBe(0);
-      const r = await b.transact((tx) => after(s.add(tx, newBot(p), 10, { consumeLink: linkId }), (added) => after(b.enqueue(tx, kind, {}), () => added)));
+      const r = await b.transact(async (tx) => {
+        const added = await s.add(tx, newBot(p), 10, { consumeLink: linkId });
+        await b.enqueue(tx, kind, {});
+        return added;
+      });
       if (!r.ok) throw new Error(r.reason);
       expect(await b.countJobs(kind)).toBe(1);
       expect(await s.getLink(linkId)).toEqual({ id: linkId, projectId: p, suggestedUsername: "Shop_Bot", name: "Shop", presetId: null, expiresAt: now + 60_000, telegramUserId: null, bot: r.bot.id });
@@ -107,7 +115,11 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
       const kind = `test.once-${botIds}`;
       const results = await Promise.all(Array.from({ length: 6 }, (_, i) => {
         const x = i % 2 ? other : { bots: s, backend: b };
-        return x.backend.transact((tx) => after(x.bots.add(tx, newBot(p), 10, { consumeLink: linkId }), (r) => (r.ok ? after(x.backend.enqueue(tx, kind, {}), () => r) : r)));
+        return x.backend.transact(async (tx) => {
+          const r = await x.bots.add(tx, newBot(p), 10, { consumeLink: linkId });
+          if (r.ok) await x.backend.enqueue(tx, kind, {});
+          return r;
+        });
       }));
       const added = results.filter((r) => r.ok);
       expect(added).toHaveLength(1);
@@ -124,14 +136,18 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
       await s.createLink({ id: linkId, projectId: p, suggestedUsername: "Out_Bot", name: "Out", presetId: null, expiresAt: now + 60_000 });
       const r = await add(newBot(p), 10);
       if (!r.ok) throw new Error(r.reason);
-      const failing = (write: Parameters<Backend["transact"]>[0]) => b.transact((tx) => after(write(tx), () => {
+      const failing = (write: Parameters<Backend["transact"]>[0]) => b.transact(async (tx) => {
+        await write(tx);
         throw new Error("outcome not recorded");
-      }));
+      });
       await expect(failing((tx) => s.bindLinkUser(tx, linkId, 42))).rejects.toThrow("outcome not recorded");
       await expect(failing((tx) => s.recordForwardError(tx, r.bot.id, 1, "lost"))).rejects.toThrow("outcome not recorded");
       expect(await s.getLink(linkId)).toMatchObject({ telegramUserId: null });
       expect(await s.byId(r.bot.id)).toMatchObject({ forwardErrorAt: null, forwardError: null });
-      await b.transact((tx) => after(s.bindLinkUser(tx, linkId, 42), () => s.recordForwardError(tx, r.bot.id, 2, "kept")));
+      await b.transact(async (tx) => {
+        await s.bindLinkUser(tx, linkId, 42);
+        await s.recordForwardError(tx, r.bot.id, 2, "kept");
+      });
       expect(await s.getLink(linkId)).toMatchObject({ telegramUserId: 42 });
       expect(await s.byId(r.bot.id)).toMatchObject({ forwardErrorAt: 2, forwardError: "kept" });
     });

@@ -1,4 +1,4 @@
-// The messenger's storage: the shared suite on both backends.
+// The messenger's storage: the shared suite on both stores.
 import { postgresBackend, sqliteBackend } from "../db/backend.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { PgEventOutbox } from "../events/pg-event-outbox.ts";
@@ -7,18 +7,18 @@ import { JobQueue } from "../jobs/job-queue.ts";
 import { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import { backends, byBackend } from "../test/backends.ts";
 import { describeBotStorage, type BotStorage } from "./bot-repository.contract.ts";
-import { PgBotRepository } from "./pg-bot-repository.ts";
-import { SqliteBotRepository } from "./sqlite-bot-repository.ts";
+import { SqlBotRepository } from "./bot-repository.ts";
 
-for (const backend of backends) {
-  describeBotStorage(backend, byBackend<BotStorage>({
-    sqlite: (db) => {
-      const jobs = new JobQueue(db, systemClock);
-      return { bots: new SqliteBotRepository(db), backend: sqliteBackend(db, jobs, new EventOutbox(db, jobs, systemClock)) };
-    },
-    postgres: (pg) => {
-      const jobs = new PgJobQueue(pg, systemClock);
-      return { bots: new PgBotRepository(pg), backend: postgresBackend(pg, jobs, new PgEventOutbox(jobs, systemClock)) };
-    },
-  }));
-}
+// The backend (job queue and outbox) is still built per store until the foundation is one too.
+const backendOf = byBackend({
+  sqlite: (db) => {
+    const jobs = new JobQueue(db, systemClock);
+    return sqliteBackend(db, jobs, new EventOutbox(db, jobs, systemClock));
+  },
+  postgres: (pg) => {
+    const jobs = new PgJobQueue(pg, systemClock);
+    return postgresBackend(pg, jobs, new PgEventOutbox(jobs, systemClock));
+  },
+});
+
+for (const backend of backends) describeBotStorage(backend, (c): BotStorage => ({ bots: new SqlBotRepository(c.store), backend: backendOf(c) }));

@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Update } from "grammy/types";
 import { BotApiFailure } from "../adapters/bot-api.ts";
-import { after } from "../db/sync-or-async.ts";
+import { sqlWrite } from "../db/tx.ts";
 import type { Job } from "../jobs/job-queue.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { LinkRecord } from "./bot-repository.ts";
@@ -78,7 +78,7 @@ export function managerUpdateJob(m: MessengerContext): JobHandler {
       await manager.sendMessage(from.id, `Create @${link.suggestedUsername}: tap the button and confirm. The new bot connects to the project by itself.`, {
         reply_markup: { inline_keyboard: [[{ text: "Create the bot", url: newbotDeepLink(username, link) }]] },
       });
-      return { done: true, write: (tx) => m.bots.bindLinkUser(tx, link.id, from.id) };
+      return { done: true, write: sqlWrite((tx) => m.bots.bindLinkUser(tx, link.id, from.id)) };
     }
 
     const created = update.managed_bot;
@@ -89,8 +89,11 @@ export function managerUpdateJob(m: MessengerContext): JobHandler {
       const me = await m.api(token).getMe();
       const bot = { projectId: link.projectId, botId: me.id, username: me.username, name: me.first_name, note: "created with a bot-creation link", tokenSealed: m.secrets.seal(token) };
       // The bot, the link's use and the preset job commit together, or none of them.
-      const result = await m.backend.transact((tx) => after(m.bots.add(tx, bot, m.config.limits.bots, { consumeLink: link.id }), (added) =>
-        added.ok && link.presetId ? after(m.backend.enqueue(tx, APPLY_PRESET_JOB, { bot: added.bot.id, presetId: link.presetId }), () => added) : added));
+      const result = await m.backend.transact(async (tx) => {
+        const added = await m.bots.add(tx, bot, m.config.limits.bots, { consumeLink: link.id });
+        if (added.ok && link.presetId) await m.backend.enqueue(tx, APPLY_PRESET_JOB, { bot: added.bot.id, presetId: link.presetId });
+        return added;
+      });
       const note = result.ok
         ? `@${me.username} is connected to the project.`
         : result.reason === "limit_reached"

@@ -12,6 +12,7 @@ import type { AuthContext } from "../auth/auth-context.ts";
 import { defaults } from "../config.ts";
 import { postgresBackend, type Backend } from "../db/backend.ts";
 import type { Pg } from "../db/postgres/pg.ts";
+import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
 import { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import { manualClock } from "../jobs/clock.ts";
 import { PgJobQueue } from "../jobs/pg-job-queue.ts";
@@ -24,7 +25,7 @@ import { FORWARD_JOB, FORWARD_RETRY_MS, setUpForwarding } from "./forwarding.ts"
 import { messengerHandlers } from "./handlers.ts";
 import { registerMessengerHooks } from "./hook-routes.ts";
 import { createMessenger, messengerJobHandlers, type MessengerContext } from "./messenger-context.ts";
-import { PgBotRepository } from "./pg-bot-repository.ts";
+import { SqlBotRepository } from "./bot-repository.ts";
 import { APPLY_PRESET_JOB } from "./presets.ts";
 import { startBotApiEmulator, type BotApiEmulator } from "./test/bot-api-emulator.ts";
 import { startReceiver, type Receiver } from "./test/messenger-fixture.ts";
@@ -50,7 +51,7 @@ describe("messenger jobs on postgres", () => {
     backend = postgresBackend(pg, jobs, new PgEventOutbox(jobs, clock));
     managerToken = emulator.addBot({ username: "pg_manager_bot", firstName: "Platform", canManageBots: true }).token;
     const config = { ...defaults, allowHttpLoopbackWebhooks: true, messenger: { ...defaults.messenger, apiRoot: emulator.url, managerToken } };
-    m = createMessenger(config, new PgBotRepository(pg), backend, Buffer.alloc(32, 7), { secrets: new SecretBox(Buffer.alloc(32, 7)), clock });
+    m = createMessenger(config, new SqlBotRepository(storeOnPostgres(pg)), backend, Buffer.alloc(32, 7), { secrets: new SecretBox(Buffer.alloc(32, 7)), clock });
     app = Fastify();
     await registerMessengerHooks(app, m);
     const url = await app.listen({ host: "127.0.0.1", port: 0 });

@@ -3,11 +3,11 @@
 // in the database, and the per-instance caches (keys, mailbox lists, the DNS zones) dropped on
 // NOTIFY from any instance. Only composes; the classes live in their areas.
 import { CachedKeyRepository } from "../../auth/cached-key-repository.ts";
-import { KEYS_CHANNEL, PgKeyRepository } from "../../auth/pg-key-repository.ts";
-import { PgRateLimiter } from "../../auth/pg-rate-limiter.ts";
-import { PgCertificateRepository } from "../../certificates/pg-certificate-repository.ts";
+import { KEYS_CHANNEL, SqlKeyRepository } from "../../auth/key-repository.ts";
+import { StoredRateLimiter } from "../../auth/stored-rate-limiter.ts";
+import { SqlCertificateRepository } from "../../certificates/certificate-repository.ts";
 import { PgDlpRepository } from "../../dlp/pg-dlp-repository.ts";
-import { PgDnsRecordRepository } from "../../dns/pg-zone-repository.ts";
+import { zoneRepository } from "../../dns/zone-repository.ts";
 import { PgEventOutbox } from "../../events/pg-event-outbox.ts";
 import type { DeliveryRepository } from "../../inbound/delivery-repository.ts";
 import { PgDeliveryRepository } from "../../inbound/pg-delivery-repository.ts";
@@ -22,8 +22,9 @@ import { MAILBOXES_CHANNEL, PgMailboxRepository } from "../../mailboxes/pg-mailb
 import { PgMailDomainRepository } from "../../maildomains/pg-maildomain-repository.ts";
 import type { StoreContext, StoreServices } from "../../services.ts";
 import type { ConsoleStore } from "../../console/commands.ts";
-import { PgBotRepository } from "../../messenger/pg-bot-repository.ts";
-import { PgWebmailRepository } from "../../webmail/pg-webmail-repository.ts";
+import { consoleStoreOn } from "../../console/console-store.ts";
+import { SqlBotRepository } from "../../messenger/bot-repository.ts";
+import { SqlWebmailRepository } from "../../webmail/webmail-repository.ts";
 import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
 import { PgWebhookRepository } from "../../webhooks/pg-webhook-repository.ts";
 import { postgresBackend } from "../backend.ts";
@@ -53,14 +54,14 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
   return {
     backend: postgresBackend(pg, jobs, events),
     projects: new SqlProjectRepository(store),
-    keys: new CachedKeyRepository(new PgKeyRepository(pg), await notifyWatcher(pg, KEYS_CHANNEL)),
+    keys: new CachedKeyRepository(new SqlKeyRepository(store), await store.changes(KEYS_CHANNEL)),
     // Counted in PostgreSQL: exact across every instance (decision P4).
-    limiter: new PgRateLimiter(pg),
+    limiter: new StoredRateLimiter(store),
     // Its change token moves on ZONES_CHANNEL: the DNS server's cache follows other instances.
-    zones: new PgDnsRecordRepository(pg),
+    zones: await zoneRepository(store),
     mailDomains: new PgMailDomainRepository(pg, secrets, events),
     mailboxes,
-    webmail: new PgWebmailRepository(pg),
+    webmail: new SqlWebmailRepository(store),
     webhooks: new PgWebhookRepository(pg, jobs),
     webhookStore: new PgDeliveryStore(pg, jobs),
     delivery,
@@ -68,9 +69,9 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     sentMessages: new PgSentMessageRepository(pg, jobs, clock),
     mailFeedback: new PgMessageOutcomes(pg, events, clock),
     templates: new PgTemplateRepository(pg),
-    certificates: new PgCertificateRepository(pg, clock),
+    certificates: new SqlCertificateRepository(store, clock),
     dlpLog: new PgDlpRepository(pg),
-    bots: new PgBotRepository(pg),
+    bots: new SqlBotRepository(store),
   };
 }
 
@@ -79,12 +80,8 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
  * NOTIFY, so every running instance drops its caches.
  */
 export function postgresConsoleStore(pg: Pg): ConsoleStore {
-  const store = storeOnPostgres(pg);
   return {
-    projects: new SqlProjectRepository(store),
-    keys: new PgKeyRepository(pg),
-    zones: new PgDnsRecordRepository(pg),
+    ...consoleStoreOn(storeOnPostgres(pg)),
     templates: new PgTemplateRepository(pg),
-    bots: new PgBotRepository(pg),
   };
 }

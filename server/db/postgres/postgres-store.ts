@@ -11,6 +11,7 @@ export const postgresDialect: Dialect = {
   kind: "postgres",
   forUpdate: "FOR UPDATE",
   skipLocked: "FOR UPDATE SKIP LOCKED",
+  insertOrder: "seq",
   jsonArray: (param) => `json_array_elements_text(${param}::json)`,
   jsonText: (column, path) => `(${column}::jsonb #>> '{${path.replace(/^\$\.?/, "").split(".").join(",").replace(/'/g, "''")}}')`,
 };

@@ -1,20 +1,26 @@
-// The L1 rate limit counted in PostgreSQL, so it holds across every instance (decision P4). The
-// row lock orders concurrent hits of one key. Hits are numbered within their window: a hit is
-// admitted when its number is at most the limit, so at most the limit are, on any number of
+// The L1 rate limit counted in the database, so it holds across every instance sharing it
+// (decision P4; the PostgreSQL composition uses it, SQLite's single process counts in memory).
+// The row's lock orders concurrent hits of one key. Hits are numbered within their window: a hit
+// is admitted when its number is at most the limit, so at most the limit are, on any number of
 // instances. One upsert counts all the hits of a key that arrived while the key's previous upsert
 // was in flight (a batch of n takes n consecutive numbers at once): a busy key costs one round
 // trip per round trip's worth of requests, not one per request, and a quiet one waits for nothing.
-import type { Pg } from "../db/postgres/pg.ts";
+import type { Sql } from "../db/sql.ts";
 import { secondsLeft, WINDOW_MS, type RateDecision, type RateLimiter } from "./rate-limiter.ts";
 
-// $5 hits at once. The count grows by $5 until it passes the limit, then stops (at limit + $5, or
-// where it stood when a lowered limit finds it higher), so the count a batch gets back minus $5
-// is the number before the batch whenever any of the batch can be admitted, and at least the
-// limit when none can.
-const HIT = `INSERT INTO rate_windows AS w (key, window_start, count) VALUES ($1, $2, $5)
+// n hits at once (the inserted count, excluded.count). The count grows by n until it passes the
+// limit, then stops (at limit + n, or where it stood when a lowered limit finds it higher), so the
+// count a batch gets back minus n is the number before the batch whenever any of the batch can be
+// admitted, and at least the limit when none can. CASE rather than GREATEST/LEAST, which SQLite lacks.
+// Parameters: key, now, n, window, window, limit, limit, limit.
+const HIT = `INSERT INTO rate_windows AS w (key, window_start, count) VALUES (?, ?, ?)
   ON CONFLICT (key) DO UPDATE SET
-    window_start = CASE WHEN w.window_start + $4 <= $2 THEN $2 ELSE w.window_start END,
-    count = CASE WHEN w.window_start + $4 <= $2 THEN $5 ELSE GREATEST(w.count, LEAST(w.count + $5, $3 + $5)) END
+    window_start = CASE WHEN w.window_start + ? <= excluded.window_start THEN excluded.window_start ELSE w.window_start END,
+    count = CASE
+      WHEN w.window_start + ? <= excluded.window_start THEN excluded.count
+      WHEN w.count <= ? THEN w.count + excluded.count
+      WHEN w.count > ? + excluded.count THEN w.count
+      ELSE ? + excluded.count END
   RETURNING window_start, count`;
 
 interface Waiting {
@@ -23,13 +29,13 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-export class PgRateLimiter implements RateLimiter {
-  private readonly db: Pg;
+export class StoredRateLimiter implements RateLimiter {
+  private readonly db: Sql;
   private readonly now: () => number;
   /** Per key with an upsert in flight: the hits that arrived since, for the next upsert. */
   private readonly waiting = new Map<string, Waiting[]>();
 
-  constructor(db: Pg, now: () => number = Date.now) {
+  constructor(db: Sql, now: () => number = Date.now) {
     this.db = db;
     this.now = now;
   }
@@ -61,15 +67,11 @@ export class PgRateLimiter implements RateLimiter {
 
   private async count(key: string, limit: number, n: number): Promise<{ now: number; start: number; count: number }> {
     const now = this.now();
-    // A named statement: each pooled session parses and plans it once. This upsert is the only
-    // database work of a cached read (GET /v1/mailboxes), and planning it was about 45% of
-    // PostgreSQL's CPU per hit (server/README.md, Benchmarks).
-    const { rows } = await this.db.pool.query<{ window_start: number; count: number }>({
-      name: "rate-limit-hit",
-      text: HIT,
-      values: [key, now, limit, WINDOW_MS, n],
-    });
-    return { now, start: rows[0].window_start, count: rows[0].count };
+    // The store names the statement: each pooled PostgreSQL session parses and plans it once.
+    // This upsert is the only database work of a cached read (GET /v1/mailboxes), and planning it
+    // was about 45% of PostgreSQL's CPU per hit (server/README.md, Benchmarks).
+    const row = (await this.db.get<{ window_start: number; count: number }>(HIT, [key, now, n, WINDOW_MS, WINDOW_MS, limit, limit, limit]))!;
+    return { now, start: row.window_start, count: row.count };
   }
 
   private decide(batch: Waiting[], limit: number, w: { now: number; start: number; count: number }): void {
