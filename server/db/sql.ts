@@ -93,6 +93,11 @@ export interface Dialect {
   jsonArray(param: string): string;
   /** Text at a JSON path of a TEXT column holding JSON; path as `$.a.b`. */
   jsonText(column: string, path: string): string;
+  /**
+   * After a text operand: compare byte for byte (ISO date-times given by a client compared "strictly
+   * after" stored ones). PostgreSQL's database collation may not; SQLite's BINARY default does.
+   */
+  readonly byteOrder: string;
 }
 
 /** A boolean column as stored: 0/1 on SQLite, true/false on PostgreSQL. */

@@ -6,7 +6,7 @@ import { CachedKeyRepository } from "../auth/cached-key-repository.ts";
 import { FixedWindowRateLimiter } from "../auth/rate-limiter.ts";
 import { SqliteKeyRepository } from "../auth/sqlite-key-repository.ts";
 import { SqliteCertificateRepository } from "../certificates/sqlite-certificate-repository.ts";
-import { SqliteDlpRepository } from "../dlp/sqlite-dlp-repository.ts";
+import { SqlDlpRepository } from "../dlp/dlp-repository.ts";
 import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { ThreadedDeliveryRepository } from "../inbound/delivery-writer.ts";
@@ -16,8 +16,8 @@ import { SqliteSentMessageRepository } from "../mail-sending/sqlite-sent-message
 import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
 import { SqliteMessageRepository } from "../mailbox-reading/sqlite-message-repository.ts";
 import { CachedMailboxRepository } from "../mailboxes/cached-mailbox-repository.ts";
-import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
-import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
+import { SqlMailboxRepository } from "../mailboxes/mailbox-repository.ts";
+import { SqlMailDomainRepository } from "../maildomains/maildomain-repository.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { StoreContext, StoreServices } from "../services.ts";
 import type { ConsoleStore } from "../console/commands.ts";
@@ -34,26 +34,27 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
   const store = storeOnSqlite(db);
   const jobs = new JobQueue(db, clock);
   const events = new EventOutbox(db, jobs, clock);
-  const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
+  const backend = sqliteBackend(db, jobs, events);
+  const mailboxes = new CachedMailboxRepository(new SqlMailboxRepository(store), otherWriterWatcher(db)); // = store.changes(MAILBOXES_CHANNEL), which is async by interface
   return {
-    backend: sqliteBackend(db, jobs, events),
+    backend,
     projects: new SqlProjectRepository(store),
     keys: new CachedKeyRepository(new SqliteKeyRepository(db), otherWriterWatcher(db)),
     // One process owns the file: its memory is exact for L1.
     limiter: new FixedWindowRateLimiter(),
     zones: new SqliteDnsRecordRepository(db),
-    mailDomains: new SqliteMailDomainRepository(db, secrets, events),
+    mailDomains: new SqlMailDomainRepository(backend, secrets),
     mailboxes,
     webmail: new SqliteWebmailRepository(db),
     webhooks: new SqliteWebhookRepository(db, jobs),
     webhookStore: new SqliteDeliveryStore(db, jobs),
-    delivery: new ThreadedDeliveryRepository(db, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
+    delivery: new ThreadedDeliveryRepository(backend, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
     mailboxMessages: new SqliteMessageRepository(db),
     sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
     mailFeedback: new SqliteMessageOutcomes(db, events, clock),
     templates: new SqliteTemplateRepository(db),
     certificates: new SqliteCertificateRepository(db, clock),
-    dlpLog: new SqliteDlpRepository(db),
+    dlpLog: new SqlDlpRepository(store),
     bots: new SqliteBotRepository(db),
   };
 }

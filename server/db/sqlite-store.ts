@@ -16,6 +16,7 @@ import { prepare } from "./statements.ts";
 export const sqliteDialect: Dialect = {
   kind: "sqlite",
   forUpdate: "",
+  byteOrder: "",
   skipLocked: "",
   jsonArray: (param) => `json_each(${param})`,
   jsonText: (column, path) => `json_extract(${column}, '${path.replace(/'/g, "''")}')`,
@@ -33,6 +34,28 @@ interface Frame {
 
 type Listener = (payload: string | undefined) => void;
 
+/**
+ * Who holds the database file, shared by every Store of this thread on that file: a second
+ * connection's BEGIN IMMEDIATE would wait synchronously (busy_timeout) for the first's
+ * transaction, which cannot go on while the thread waits, and fail with "database is locked".
+ * Two connections to one file in one thread are tests of "another process" and tools; other
+ * threads and processes wait in their own thread.
+ */
+interface FileLock {
+  held: boolean;
+  waiting: (() => void)[];
+}
+
+const fileLocks = new Map<string, FileLock>();
+
+function fileLockOf(db: DatabaseSync): FileLock {
+  const file = db.location();
+  if (!file) return { held: false, waiting: [] };
+  let lock = fileLocks.get(file);
+  if (!lock) fileLocks.set(file, (lock = { held: false, waiting: [] }));
+  return lock;
+}
+
 // Parameters as node:sqlite binds them: it refuses booleans.
 function bind(params: readonly Param[] | undefined): SQLInputValue[] {
   if (!params) return [];
@@ -49,15 +72,15 @@ export class SqliteStore implements Store {
   /** The connection, for db/ code that is SQLite's own (migrations, data_version). */
   readonly db: DatabaseSync;
   private readonly context = new AsyncLocalStorage<Frame>();
-  /** True while a transaction holds the connection or it has been handed to the next waiter. */
-  private held = false;
-  private readonly waiting: (() => void)[] = [];
+  /** Held while a transaction of this thread has the file, or it has been handed to the next waiter. */
+  private readonly file: FileLock;
   private readonly listeners = new Map<string, Set<Listener>>();
   /** The connection's own setting (FULL), restored after a relaxed commit. */
   private readonly synchronous: number;
 
   constructor(db: DatabaseSync) {
     this.db = db;
+    this.file = fileLockOf(db);
     this.synchronous = (db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
   }
 
@@ -137,7 +160,7 @@ export class SqliteStore implements Store {
   }
 
   private statement<T>(work: () => T): Promise<T> {
-    if (!this.held || this.open()) {
+    if (!this.file.held || this.open()) {
       try {
         return Promise.resolve(work());
       } catch (error) {
@@ -155,18 +178,18 @@ export class SqliteStore implements Store {
   }
 
   private acquire(): Promise<void> {
-    if (!this.held) {
-      this.held = true;
+    if (!this.file.held) {
+      this.file.held = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.file.waiting.push(resolve));
   }
 
-  /** Hands the connection to the next waiter (it stays held), or frees it. */
+  /** Hands the file to the next waiter (it stays held), or frees it. */
   private release(): void {
-    const next = this.waiting.shift();
+    const next = this.file.waiting.shift();
     if (next) next();
-    else this.held = false;
+    else this.file.held = false;
   }
 
   private async savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {

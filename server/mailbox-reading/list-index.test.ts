@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaults } from "../config.ts";
 import { migrations, runMigrations } from "../db/migrations.ts";
-import { addressList } from "../inbound/sqlite-delivery-repository.ts";
+import { addressList } from "../inbound/delivery-repository.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { SqliteMessageRepository } from "./sqlite-message-repository.ts";
 import { sendTo } from "../test/smtp.ts";

@@ -10,6 +10,7 @@ import { notifyWatcher, type Pg, type Queryable } from "./pg.ts";
 export const postgresDialect: Dialect = {
   kind: "postgres",
   forUpdate: "FOR UPDATE",
+  byteOrder: 'COLLATE "C"',
   skipLocked: "FOR UPDATE SKIP LOCKED",
   jsonArray: (param) => `json_array_elements_text(${param}::json)`,
   jsonText: (column, path) => `(${column}::jsonb #>> '{${path.replace(/^\$\.?/, "").split(".").join(",").replace(/'/g, "''")}}')`,
