@@ -98,6 +98,13 @@ export interface Dialect {
    * after" stored ones). PostgreSQL's database collation may not; SQLite's BINARY default does.
    */
   readonly byteOrder: string;
+  /**
+   * After a table name in FROM: SQLite reads it through this index (its planner, without
+   * statistics, may walk another whose order it likes); PostgreSQL plans by its statistics.
+   */
+  indexedBy(index: string): string;
+  /** A text with its ASCII letters lowercased and nothing else (SQLite's lower(); PostgreSQL's folds all of Unicode). */
+  asciiLower(expr: string): string;
 }
 
 /** A boolean column as stored: 0/1 on SQLite, true/false on PostgreSQL. */

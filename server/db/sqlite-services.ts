@@ -14,7 +14,7 @@ import { JobQueue } from "../jobs/job-queue.ts";
 import { SqliteMessageOutcomes } from "../mail-sending/sqlite-message-outcomes.ts";
 import { SqliteSentMessageRepository } from "../mail-sending/sqlite-sent-message-repository.ts";
 import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
-import { SqliteMessageRepository } from "../mailbox-reading/sqlite-message-repository.ts";
+import { SqlMessageRepository } from "../mailbox-reading/message-repository.ts";
 import { CachedMailboxRepository } from "../mailboxes/cached-mailbox-repository.ts";
 import { SqlMailboxRepository } from "../mailboxes/mailbox-repository.ts";
 import { SqlMailDomainRepository } from "../maildomains/maildomain-repository.ts";
@@ -49,7 +49,8 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
     webhooks: new SqliteWebhookRepository(db, jobs),
     webhookStore: new SqliteDeliveryStore(db, jobs),
     delivery: new ThreadedDeliveryRepository(backend, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
-    mailboxMessages: new SqliteMessageRepository(db),
+    // SQLite's schema keeps each mailbox's distinct address lists (mailbox-reading/migrations.ts).
+    mailboxMessages: new SqlMessageRepository(store, { addressLists: true }),
     sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
     mailFeedback: new SqliteMessageOutcomes(db, events, clock),
     templates: new SqliteTemplateRepository(db),

@@ -17,6 +17,8 @@ export const sqliteDialect: Dialect = {
   kind: "sqlite",
   forUpdate: "",
   byteOrder: "",
+  indexedBy: (index) => `INDEXED BY ${index}`,
+  asciiLower: (expr) => `lower(${expr})`,
   skipLocked: "",
   jsonArray: (param) => `json_each(${param})`,
   jsonText: (column, path) => `json_extract(${column}, '${path.replace(/'/g, "''")}')`,

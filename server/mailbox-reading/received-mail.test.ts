@@ -7,9 +7,8 @@ import { systemClock } from "../jobs/clock.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
 import { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import { backends, byBackend } from "../test/backends.ts";
-import { PgMessageRepository } from "./pg-message-repository.ts";
+import { SqlMessageRepository } from "./message-repository.ts";
 import { describeReceivedMailStorage } from "./received-mail.contract.ts";
-import { SqliteMessageRepository } from "./sqlite-message-repository.ts";
 
 // The events' outbox is still one per store (server/events); the delivery repository is one.
 const backendOf = byBackend<Backend>({
@@ -27,6 +26,7 @@ for (const backend of backends) {
   describeReceivedMailStorage(backend, (c) => ({
     // PostgreSQL's schema has no trigger counting messages: its delivery counts them.
     delivery: new SqlDeliveryRepository(backendOf(c), { countsMessages: c.backend === "postgres" }),
-    messages: c.backend === "sqlite" ? new SqliteMessageRepository(c.db) : new PgMessageRepository(c.pg),
+    // Only SQLite's schema keeps each mailbox's distinct address lists.
+    messages: new SqlMessageRepository(c.store, { addressLists: c.backend === "sqlite" }),
   }));
 }

@@ -14,7 +14,7 @@ import { PgJobQueue } from "../../jobs/pg-job-queue.ts";
 import { PgMessageOutcomes } from "../../mail-sending/pg-message-outcomes.ts";
 import { PgSentMessageRepository } from "../../mail-sending/pg-sent-message-repository.ts";
 import { PgTemplateRepository } from "../../mail-sending/pg-template-repository.ts";
-import { PgMessageRepository } from "../../mailbox-reading/pg-message-repository.ts";
+import { SqlMessageRepository } from "../../mailbox-reading/message-repository.ts";
 import { CachedMailboxRepository } from "../../mailboxes/cached-mailbox-repository.ts";
 import { MAILBOXES_CHANNEL, SqlMailboxRepository } from "../../mailboxes/mailbox-repository.ts";
 import { SqlMailDomainRepository } from "../../maildomains/maildomain-repository.ts";
@@ -62,7 +62,8 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     webhooks: new PgWebhookRepository(pg, jobs),
     webhookStore: new PgDeliveryStore(pg, jobs),
     delivery,
-    mailboxMessages: new PgMessageRepository(pg),
+    // No distinct address lists here: pg_trgm indexes answer the substring filters.
+    mailboxMessages: new SqlMessageRepository(store, { addressLists: false }),
     sentMessages: new PgSentMessageRepository(pg, jobs, clock),
     mailFeedback: new PgMessageOutcomes(pg, events, clock),
     templates: new PgTemplateRepository(pg),

@@ -11,6 +11,8 @@ export const postgresDialect: Dialect = {
   kind: "postgres",
   forUpdate: "FOR UPDATE",
   byteOrder: 'COLLATE "C"',
+  indexedBy: () => "",
+  asciiLower: (expr) => `translate(${expr}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
   skipLocked: "FOR UPDATE SKIP LOCKED",
   jsonArray: (param) => `json_array_elements_text(${param}::json)`,
   jsonText: (column, path) => `(${column}::jsonb #>> '{${path.replace(/^\$\.?/, "").split(".").join(",").replace(/'/g, "''")}}')`,
