@@ -19,6 +19,8 @@ export const sqliteDialect: Dialect = {
   byteOrder: "",
   indexedBy: (index) => `INDEXED BY ${index}`,
   asciiLower: (expr) => `lower(${expr})`,
+  contains: (column) => `instr(${column}, ?) > 0`,
+  needle: (text) => text,
   skipLocked: "",
   jsonArray: (param) => `json_each(${param})`,
   jsonText: (column, path) => `json_extract(${column}, '${path.replace(/'/g, "''")}')`,

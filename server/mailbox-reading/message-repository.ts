@@ -5,12 +5,12 @@
 // The page is read newest first on (mailbox_id, received_ms, uid) and stops after offset + limit
 // rows; lists read the summary columns only, never the raw bytes. The total without filters is a
 // per-mailbox counter, with `since`/`before`/`hasAttachment`/`with` an index range. The substring
-// filters `from` and `to` are a LIKE on the lowercased address lists (the handler lowercases the
-// needle). Where the schema keeps each mailbox's distinct address lists (SQLite's, migrations.ts),
-// they answer those filters: the needle is tested once per distinct list, never per message.
+// filters `from` and `to` test the lowercased address lists for the needle (the handler
+// lowercases it) with Dialect.contains: instr() on SQLite, LIKE on PostgreSQL. Where the schema
+// keeps each mailbox's distinct address lists (SQLite's, migrations.ts), they answer those filters: the needle is tested once per distinct list, never per message.
 // Where it does not (PostgreSQL's), pg_trgm GIN indexes answer the LIKE for needles of three
 // characters or more. Numbers for 100,000 messages are in server/README.md.
-import { bool, type Param, type Sql } from "../db/sql.ts";
+import { bool, type Dialect, type Param, type Sql } from "../db/sql.ts";
 import type { Address, MessageDetail } from "../inbound/stored-message.ts";
 
 export interface ListFilter {
@@ -93,9 +93,6 @@ const toSummary = (r: SummaryRow): MessageSummaryRecord => ({
   quarantined: bool(r.quarantined),
 });
 
-/** A LIKE pattern (ESCAPE '\\') matching `needle` anywhere, its wildcards taken literally. */
-const contains = (needle: string) => `%${needle.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-const LIKE = "LIKE ? ESCAPE '\\'";
 
 /** An id that is no INTEGER names no message (PostgreSQL would refuse the parameter). */
 const isUid = (uid: number) => Number.isInteger(uid) && Math.abs(uid) <= 2 ** 31 - 1;
@@ -103,14 +100,14 @@ const isUid = (uid: number) => Number.isInteger(uid) && Math.abs(uid) <= 2 ** 31
 /**
  * How a substring filter (`from`, `to`) is tested: on each row's own address list ("row"), or as
  * membership of that list among the mailbox's distinct lists that contain the needle ("lists",
- * read through the index on (mailbox, list, time)). Both are the same LIKE on the same string.
+ * read through the index on (mailbox, list, time)). Both are the same test on the same string.
  */
 type SubstringTest = "row" | "lists";
 
 type Where = { sql: string; params: Param[] };
 
-/** The distinct address lists of a mailbox (parameters: mailbox, pattern) that contain a needle. */
-const matchingLists = (role: "from" | "to") => `mailbox_address_lists WHERE mailbox_id = ? AND role = '${role}' AND addrs ${LIKE}`;
+/** The distinct address lists of a mailbox (parameters: mailbox, needle) that contain a needle. */
+const matchingLists = (d: Dialect, role: "from" | "to") => `mailbox_address_lists WHERE mailbox_id = ? AND role = '${role}' AND ${d.contains("addrs")}`;
 
 /**
  * Up to this many matching lists are read out with their counts and handed to the page's query,
@@ -155,6 +152,7 @@ export class SqlMessageRepository implements MessageRepository {
    * list of the mailbox again.
    */
   private where(mailboxId: string, f: Range & Partial<ListFilter>, substring: SubstringTest = "row", known?: string): Where {
+    const d = this.db.dialect;
     const clauses = ["mailbox_id = ?"];
     const params: Param[] = [mailboxId];
     const add = (clause: string, ...values: Param[]) => {
@@ -170,9 +168,9 @@ export class SqlMessageRepository implements MessageRepository {
       if (needle === undefined) continue;
       // Addresses hold no spaces; a filter with one would match across two addresses, so it matches nothing.
       if (/\s/.test(needle)) add("1 = 0");
-      else if (substring === "row") add(`${role}_addrs ${LIKE}`, contains(needle));
+      else if (substring === "row") add(d.contains(`${role}_addrs`), d.needle(needle));
       else if (known !== undefined && role === (f.from !== undefined ? "from" : "to")) add(`${role}_addrs IN (SELECT value FROM ${this.db.dialect.jsonArray("?")})`, known);
-      else add(`${role}_addrs IN (SELECT addrs FROM ${matchingLists(role)})`, mailboxId, contains(needle));
+      else add(`${role}_addrs IN (SELECT addrs FROM ${matchingLists(d, role)})`, mailboxId, d.needle(needle));
     }
     return { sql: clauses.join(" AND "), params };
   }
@@ -207,8 +205,8 @@ export class SqlMessageRepository implements MessageRepository {
     const lists = (await this.db.get<{ lists: number; messages: number; known: string | null }>(
       `SELECT COUNT(*) AS lists, COALESCE(SUM(messages), 0) AS messages,
               CASE WHEN COUNT(*) <= ? THEN json_group_array(addrs) END AS known
-       FROM ${matchingLists(role)}`,
-      [this.knownLists, mailboxId, contains(needle)],
+       FROM ${matchingLists(d, role)}`,
+      [this.knownLists, mailboxId, d.needle(needle)],
     ))!;
     const known = lists.known ?? undefined;
     if (Number(lists.messages) === 0) return { messages: [], total: 0 };
