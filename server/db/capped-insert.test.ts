@@ -10,8 +10,9 @@ import { SqlDnsRecordRepository } from "../dns/zone-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { systemClock } from "../jobs/clock.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
-import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
-import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
+import { SqlMailboxRepository } from "../mailboxes/mailbox-repository.ts";
+import { SqlMailDomainRepository } from "../maildomains/maildomain-repository.ts";
+import { sqliteBackend } from "./backend.ts";
 import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
@@ -28,7 +29,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "caps-"));
   db = openDatabase(dir);
   projectId = (await new SqlProjectRepository(storeOnSqlite(db)).create("caps")).id;
-  const domain = await new SqliteMailDomainRepository(db, box, new EventOutbox(db, new JobQueue(db, systemClock), systemClock)).create({
+  const domain = await new SqlMailDomainRepository(sqliteBackend(db, new JobQueue(db, systemClock), new EventOutbox(db, new JobQueue(db, systemClock), systemClock)), box).create({
     projectId, name: "caps.test", dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t",
   });
   domainId = domain!.id;
@@ -43,12 +44,12 @@ const count = (sql: string, ...args: string[]) => (db.prepare(sql).get(...args) 
 
 // [name, insert number i under cap, rows counted]
 const cases: [string, (i: number, cap: number) => Promise<unknown>, () => number][] = [
-  ["mailboxes", (i, cap) => new SqliteMailboxRepository(db).create({ projectId, domainId, kind: "mailbox", email: `m${i}@caps.test`, passwordHash: "x", description: null }, cap),
+  ["mailboxes", (i, cap) => new SqlMailboxRepository(storeOnSqlite(db)).create({ projectId, domainId, kind: "mailbox", email: `m${i}@caps.test`, passwordHash: "x", description: null }, cap),
     () => count("SELECT COUNT(*) AS n FROM mailboxes WHERE kind = 'mailbox'")],
-  ["groups", (i, cap) => new SqliteMailboxRepository(db).create({ projectId, domainId, kind: "group", email: `g${i}@caps.test`, passwordHash: null, description: null }, cap),
+  ["groups", (i, cap) => new SqlMailboxRepository(storeOnSqlite(db)).create({ projectId, domainId, kind: "group", email: `g${i}@caps.test`, passwordHash: null, description: null }, cap),
     () => count("SELECT COUNT(*) AS n FROM mailboxes WHERE kind = 'group'")],
   ["members", async (i, cap) => {
-    const repo = new SqliteMailboxRepository(db);
+    const repo = new SqlMailboxRepository(storeOnSqlite(db));
     const group = (await repo.findByEmail(projectId, "g0@caps.test", "group"))!;
     const mailbox = (await repo.create({ projectId, domainId, kind: "mailbox", email: `member${i}@caps.test`, passwordHash: "x", description: null }))!;
     return repo.addMember(group.id, mailbox.id, cap);
@@ -57,7 +58,7 @@ const cases: [string, (i: number, cap: number) => Promise<unknown>, () => number
     () => count("SELECT COUNT(*) AS n FROM webhooks")],
   ["records", (i, cap) => new SqlDnsRecordRepository(storeOnSqlite(db), () => true).insertRecord("caps.test", { name: `n${i}`, type: "TXT", data: `v${i}`, priority: null, ttl: 3600 }, cap),
     () => count("SELECT COUNT(*) AS n FROM dns_records")],
-  ["mail domains", (i, cap) => new SqliteMailDomainRepository(db, box, new EventOutbox(db, new JobQueue(db, systemClock), systemClock)).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
+  ["mail domains", (i, cap) => new SqlMailDomainRepository(sqliteBackend(db, new JobQueue(db, systemClock), new EventOutbox(db, new JobQueue(db, systemClock), systemClock)), box).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
     () => count("SELECT COUNT(*) AS n FROM mail_domains")],
 ];
 

@@ -98,6 +98,26 @@ export interface Dialect {
   jsonArray(param: string): string;
   /** Text at a JSON path of a TEXT column holding JSON; path as `$.a.b`. */
   jsonText(column: string, path: string): string;
+  /**
+   * After a text operand: compare byte for byte (ISO date-times given by a client compared "strictly
+   * after" stored ones). PostgreSQL's database collation may not; SQLite's BINARY default does.
+   */
+  readonly byteOrder: string;
+  /**
+   * After a table name in FROM: SQLite reads it through this index (its planner, without
+   * statistics, may walk another whose order it likes); PostgreSQL plans by its statistics.
+   */
+  indexedBy(index: string): string;
+  /**
+   * A test that a text column contains a needle, byte for byte: `contains(column)` with one `?`,
+   * bound to `needle(text)`. SQLite: instr(), 1.7 times as fast as LIKE over 100,000 address
+   * lists; PostgreSQL: LIKE, which its pg_trgm GIN indexes answer (strpos they cannot).
+   */
+  contains(column: string): string;
+  /** The parameter of `contains` for a needle. */
+  needle(text: string): string;
+  /** A text with its ASCII letters lowercased and nothing else (SQLite's lower(); PostgreSQL's folds all of Unicode). */
+  asciiLower(expr: string): string;
 }
 
 /** A boolean column as stored: 0/1 on SQLite, true/false on PostgreSQL. */

@@ -6,7 +6,7 @@ import { CachedKeyRepository } from "../auth/cached-key-repository.ts";
 import { FixedWindowRateLimiter } from "../auth/rate-limiter.ts";
 import { KEYS_CHANNEL, SqlKeyRepository } from "../auth/key-repository.ts";
 import { SqlCertificateRepository } from "../certificates/certificate-repository.ts";
-import { SqliteDlpRepository } from "../dlp/sqlite-dlp-repository.ts";
+import { SqlDlpRepository } from "../dlp/dlp-repository.ts";
 import { zoneRepository } from "../dns/zone-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { ThreadedDeliveryRepository } from "../inbound/delivery-writer.ts";
@@ -14,10 +14,10 @@ import { JobQueue } from "../jobs/job-queue.ts";
 import { SqliteMessageOutcomes } from "../mail-sending/sqlite-message-outcomes.ts";
 import { SqliteSentMessageRepository } from "../mail-sending/sqlite-sent-message-repository.ts";
 import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
-import { SqliteMessageRepository } from "../mailbox-reading/sqlite-message-repository.ts";
+import { SqlMessageRepository } from "../mailbox-reading/message-repository.ts";
 import { CachedMailboxRepository } from "../mailboxes/cached-mailbox-repository.ts";
-import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
-import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
+import { SqlMailboxRepository } from "../mailboxes/mailbox-repository.ts";
+import { SqlMailDomainRepository } from "../maildomains/maildomain-repository.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { StoreContext, StoreServices } from "../services.ts";
 import type { ConsoleStore } from "../console/commands.ts";
@@ -35,26 +35,28 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
   const store = storeOnSqlite(db);
   const jobs = new JobQueue(db, clock);
   const events = new EventOutbox(db, jobs, clock);
-  const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
+  const backend = sqliteBackend(db, jobs, events);
+  const mailboxes = new CachedMailboxRepository(new SqlMailboxRepository(store), otherWriterWatcher(db)); // = store.changes(MAILBOXES_CHANNEL), which is async by interface
   return {
-    backend: sqliteBackend(db, jobs, events),
+    backend,
     projects: new SqlProjectRepository(store),
     keys: new CachedKeyRepository(new SqlKeyRepository(store), await store.changes(KEYS_CHANNEL)),
     // One process owns the file: its memory is exact for L1.
     limiter: new FixedWindowRateLimiter(),
     zones: await zoneRepository(store),
-    mailDomains: new SqliteMailDomainRepository(db, secrets, events),
+    mailDomains: new SqlMailDomainRepository(backend, secrets),
     mailboxes,
     webmail: new SqlWebmailRepository(store),
     webhooks: new SqliteWebhookRepository(db, jobs),
     webhookStore: new SqliteDeliveryStore(db, jobs),
-    delivery: new ThreadedDeliveryRepository(db, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
-    mailboxMessages: new SqliteMessageRepository(db),
+    delivery: new ThreadedDeliveryRepository(backend, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
+    // SQLite's schema keeps each mailbox's distinct address lists (mailbox-reading/migrations.ts).
+    mailboxMessages: new SqlMessageRepository(store, { addressLists: true }),
     sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
     mailFeedback: new SqliteMessageOutcomes(db, events, clock),
     templates: new SqliteTemplateRepository(db),
     certificates: new SqlCertificateRepository(store, clock),
-    dlpLog: new SqliteDlpRepository(db),
+    dlpLog: new SqlDlpRepository(store),
     bots: new SqlBotRepository(store),
   };
 }

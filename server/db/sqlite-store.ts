@@ -16,6 +16,11 @@ import { prepare } from "./statements.ts";
 export const sqliteDialect: Dialect = {
   kind: "sqlite",
   forUpdate: "",
+  byteOrder: "",
+  indexedBy: (index) => `INDEXED BY ${index}`,
+  asciiLower: (expr) => `lower(${expr})`,
+  contains: (column) => `instr(${column}, ?) > 0`,
+  needle: (text) => text,
   skipLocked: "",
   insertOrder: "rowid",
   jsonArray: (param) => `json_each(${param})`,
@@ -32,29 +37,29 @@ interface Frame {
   depth: number;
 }
 
+type Listener = (payload: string | undefined) => void;
+
 /**
- * Who holds the file's write turn in this process. Two connections of one process to the same
- * file (tests' second connection, standing in for the console) must share it: a BEGIN IMMEDIATE
- * on the second while the first's transaction awaits would wait out busy_timeout synchronously,
- * blocking the event loop the first needs to commit, and fail with "database is locked".
+ * Who holds the database file, shared by every Store of this thread on that file: a second
+ * connection's BEGIN IMMEDIATE would wait synchronously (busy_timeout) for the first's
+ * transaction, which cannot go on while the thread waits, and fail with "database is locked".
+ * Two connections to one file in one thread are tests of "another process" and tools; other
+ * threads and processes wait in their own thread.
  */
-interface Gate {
-  /** True while a transaction holds the file or it has been handed to the next waiter. */
+interface FileLock {
   held: boolean;
   waiting: (() => void)[];
 }
 
-const gates = new Map<string, Gate>();
+const fileLocks = new Map<string, FileLock>();
 
-function gateOf(db: DatabaseSync): Gate {
+function fileLockOf(db: DatabaseSync): FileLock {
   const file = db.location();
   if (!file) return { held: false, waiting: [] };
-  let gate = gates.get(file);
-  if (!gate) gates.set(file, (gate = { held: false, waiting: [] }));
-  return gate;
+  let lock = fileLocks.get(file);
+  if (!lock) fileLocks.set(file, (lock = { held: false, waiting: [] }));
+  return lock;
 }
-
-type Listener = (payload: string | undefined) => void;
 
 // Parameters as node:sqlite binds them: it refuses booleans.
 function bind(params: readonly Param[] | undefined): SQLInputValue[] {
@@ -72,15 +77,15 @@ export class SqliteStore implements Store {
   /** The connection, for db/ code that is SQLite's own (migrations, data_version). */
   readonly db: DatabaseSync;
   private readonly context = new AsyncLocalStorage<Frame>();
-  /** Shared by every connection of this process to the same file (gateOf). */
-  private readonly gate: Gate;
+  /** Held while a transaction of this thread has the file, or it has been handed to the next waiter. */
+  private readonly file: FileLock;
   private readonly listeners = new Map<string, Set<Listener>>();
   /** The connection's own setting (FULL), restored after a relaxed commit. */
   private readonly synchronous: number;
 
   constructor(db: DatabaseSync) {
     this.db = db;
-    this.gate = gateOf(db);
+    this.file = fileLockOf(db);
     this.synchronous = (db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
   }
 
@@ -161,7 +166,7 @@ export class SqliteStore implements Store {
   }
 
   private statement<T>(work: () => T): Promise<T> {
-    if (!this.gate.held || this.open()) {
+    if (!this.file.held || this.open()) {
       try {
         return Promise.resolve(work());
       } catch (error) {
@@ -179,18 +184,18 @@ export class SqliteStore implements Store {
   }
 
   private acquire(): Promise<void> {
-    if (!this.gate.held) {
-      this.gate.held = true;
+    if (!this.file.held) {
+      this.file.held = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.gate.waiting.push(resolve));
+    return new Promise((resolve) => this.file.waiting.push(resolve));
   }
 
-  /** Hands the connection to the next waiter (it stays held), or frees it. */
+  /** Hands the file to the next waiter (it stays held), or frees it. */
   private release(): void {
-    const next = this.gate.waiting.shift();
+    const next = this.file.waiting.shift();
     if (next) next();
-    else this.gate.held = false;
+    else this.file.held = false;
   }
 
   private async savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {

@@ -1,9 +1,7 @@
 // The scanner behind the send path (dlp-port.ts): reads the project's policy, scans in worker
 // threads, and records findings in the DLP log with one `mail.dlp` event each.
-import type { DatabaseSync } from "node:sqlite";
 import type { Backend } from "../db/backend.ts";
-import type { Queryable } from "../db/postgres/pg.ts";
-import type { Tx } from "../db/tx.ts";
+import type { Sql } from "../db/sql.ts";
 import { newId } from "../ids.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { DlpFinding, DlpInspector, DlpRecordContext, DlpVerdict, OutgoingContent } from "./dlp-port.ts";
@@ -60,53 +58,20 @@ export class DlpScannerInspector implements DlpInspector {
     return this.deps.pool.close();
   }
 
-  record(tx: Tx, projectId: string, findings: DlpFinding[], context: DlpRecordContext): void | Promise<void> {
+  async record(_tx: Sql, projectId: string, findings: DlpFinding[], context: DlpRecordContext): Promise<void> {
     if (findings.length === 0) return;
     const createdAt = new Date(this.deps.clock.now()).toISOString();
     const { repository, backend } = this.deps;
     const data = (finding: DlpFinding) => ({ messageId: context.messageId, action: context.action, from: context.from, to: context.to, finding });
     // All findings and their events, or none: a savepoint keeps a failure here from leaving part of
-    // them in the caller's transaction even when the caller goes on (and commits) after it.
-    if (tx.kind === "sqlite") {
-      sqliteSavepoint(tx.db, () => {
-        for (const finding of findings) {
-          repository.insert(tx, projectId, newId("dlp"), createdAt, finding, context);
-          backend.emit(tx, projectId, "mail.dlp", data(finding));
-        }
-      });
-      return;
-    }
-    return pgSavepoint(tx.c, async () => {
+    // them in the caller's transaction even when the caller goes on (and commits) after it. The
+    // store's open transaction follows the async context (db/sql.ts), so inside the caller's
+    // transaction `_tx` this is a savepoint of it.
+    await backend.transact(async (tx) => {
       for (const finding of findings) {
         await repository.insert(tx, projectId, newId("dlp"), createdAt, finding, context);
         await backend.emit(tx, projectId, "mail.dlp", data(finding));
       }
     });
-  }
-}
-
-// Synchronous on SQLite: the write must finish inside the caller's transaction(db, ...).
-function sqliteSavepoint(db: DatabaseSync, fn: () => void): void {
-  db.exec("SAVEPOINT dlp_record");
-  try {
-    fn();
-    db.exec("RELEASE dlp_record");
-  } catch (error) {
-    db.exec("ROLLBACK TO dlp_record");
-    db.exec("RELEASE dlp_record");
-    throw error;
-  }
-}
-
-// On the caller's transaction client (a savepoint needs one: not the pool, not backend.direct).
-async function pgSavepoint(c: Queryable, fn: () => Promise<void>): Promise<void> {
-  await c.query("SAVEPOINT dlp_record");
-  try {
-    await fn();
-    await c.query("RELEASE dlp_record");
-  } catch (error) {
-    await c.query("ROLLBACK TO dlp_record");
-    await c.query("RELEASE dlp_record");
-    throw error;
   }
 }

@@ -2,7 +2,7 @@
 // path calls `inspect` before anything is stored; on `block` it refuses with 422 and stores no
 // message; otherwise it calls `record` inside the send transaction, so the DLP log entries and
 // their `mail.dlp` events commit with the message (or, when blocked, in a transaction of their own).
-import type { Tx } from "../db/tx.ts";
+import type { Sql } from "../db/sql.ts";
 
 export type DlpMode = "off" | "warn" | "block";
 export type DlpType = "card" | "track" | "iban" | "swift" | "fin" | "passport" | "voen" | "secret" | "confidential" | "encrypted";
@@ -60,10 +60,9 @@ export interface DlpInspector {
   inspectBatch(projectId: string, contents: OutgoingContent[]): Promise<DlpVerdict[]>;
   /**
    * Writes the findings to the DLP log and emits one `mail.dlp` per finding, all or none, in the
-   * caller's transaction `tx` (the send's, or backend.transact's for a blocked send): synchronous on
-   * SQLite (never await it there), a promise on PostgreSQL (server/db/tx.ts).
+   * caller's transaction `tx` (the send's, or backend.transact's for a blocked send).
    */
-  record(tx: Tx, projectId: string, findings: DlpFinding[], context: DlpRecordContext): void | Promise<void>;
+  record(tx: Sql, projectId: string, findings: DlpFinding[], context: DlpRecordContext): Promise<void>;
   /** Ends the scanning threads; the platform calls it when it stops, after the last request. */
   close(): Promise<void>;
 }
@@ -72,6 +71,6 @@ export interface DlpInspector {
 export const noInspection: DlpInspector = {
   inspect: async () => ({ mode: "off", findings: [], warnings: [] }),
   inspectBatch: async (_projectId, contents) => contents.map(() => ({ mode: "off", findings: [], warnings: [] })),
-  record: () => {},
+  record: async () => {},
   close: async () => {},
 };

@@ -3,7 +3,6 @@
 // roll back with it, and a failure part-way leaves none of them even when the caller goes on.
 import { describe, expect, it } from "vitest";
 import type { Backend } from "../db/backend.ts";
-import { after } from "../db/sync-or-async.ts";
 import { newProject, sql, useStore, type BackendName, type Connection } from "../test/backends.ts";
 import type { DlpFinding, DlpInspector } from "./dlp-port.ts";
 import type { DlpRepository } from "./dlp-repository.ts";
@@ -32,7 +31,10 @@ export function describeDlpRecord(backend: BackendName, make: (c: Connection) =>
       const p = await newProject(store.main);
       const findings = [finding("4111 **** 1111"), { ...finding("GB82 **** 5432"), type: "iban" as const, where: "attachment:a.pdf" }];
       // The caller's own write beside it (as accept's message insert is), in the same transaction.
-      await b.transact((tx) => after(inspector.record(tx, p, findings, context), () => after(b.emit(tx, p, "mail.delivered", { caller: true }), () => undefined)));
+      await b.transact(async (tx) => {
+        await inspector.record(tx, p, findings, context);
+        await b.emit(tx, p, "mail.delivered", { caller: true });
+      });
       const log = await repository.list(p, { limit: 10, offset: 0 });
       expect(log.total).toBe(2);
       expect(log.events.map((e) => e.finding).reverse()).toEqual(findings);
@@ -52,9 +54,10 @@ export function describeDlpRecord(backend: BackendName, make: (c: Connection) =>
       const { backend: b, repository, inspector } = make(store.main);
       const p = await newProject(store.main);
       await expect(
-        b.transact((tx) => after(inspector.record(tx, p, [finding("x"), finding("y")], context), () => {
+        b.transact(async (tx) => {
+          await inspector.record(tx, p, [finding("x"), finding("y")], context);
           throw new Error("the send failed");
-        })),
+        }),
       ).rejects.toThrow("the send failed");
       expect(await repository.list(p, { limit: 10, offset: 0 })).toEqual({ events: [], total: 0 });
       expect(await dlpEvents(store.main, p)).toEqual([]);
@@ -66,15 +69,9 @@ export function describeDlpRecord(backend: BackendName, make: (c: Connection) =>
       // A BigInt cannot be written as JSON: the second finding's row fails after the first's row and event.
       const unwritable = { ...finding("z"), count: 1n as unknown as number };
       let caught: unknown;
-      await b.transact((tx) => {
-        let written: void | Promise<void> = undefined;
-        try {
-          written = inspector.record(tx, p, [finding("first"), unwritable], context);
-          if (written instanceof Promise) written = written.catch((error: unknown) => void (caught = error));
-        } catch (error) {
-          caught = error;
-        }
-        return after(written, () => after(b.emit(tx, p, "mail.delivered", { caller: true }), () => undefined));
+      await b.transact(async (tx) => {
+        await inspector.record(tx, p, [finding("first"), unwritable], context).catch((error: unknown) => void (caught = error));
+        await b.emit(tx, p, "mail.delivered", { caller: true });
       });
       expect(caught).toBeInstanceOf(TypeError);
       expect(await repository.list(p, { limit: 10, offset: 0 })).toEqual({ events: [], total: 0 });

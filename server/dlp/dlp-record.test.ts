@@ -10,9 +10,8 @@ import { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import { backends, byBackend } from "../test/backends.ts";
 import { DlpScannerInspector } from "./dlp-inspector.ts";
 import { describeDlpRecord, type DlpRecordSetup } from "./dlp-record.contract.ts";
-import { PgDlpRepository } from "./pg-dlp-repository.ts";
+import { SqlDlpRepository } from "./dlp-repository.ts";
 import { ScanPool } from "./scan-pool.ts";
-import { SqliteDlpRepository } from "./sqlite-dlp-repository.ts";
 
 // record never scans: the pool's threads start on first scan, so none start here.
 const pool = new ScanPool({ threads: 1 });
@@ -22,13 +21,13 @@ const make = byBackend<DlpRecordSetup>({
   sqlite: (db) => {
     const jobs = new JobQueue(db, systemClock);
     const backend = sqliteBackend(db, jobs, new EventOutbox(db, jobs, systemClock));
-    const repository = new SqliteDlpRepository(db);
+    const repository = new SqlDlpRepository(backend.store);
     return { backend, repository, inspector: new DlpScannerInspector({ repository, pool, backend, clock: systemClock }) };
   },
   postgres: (pg) => {
     const jobs = new PgJobQueue(pg, systemClock);
     const backend = postgresBackend(pg, jobs, new PgEventOutbox(jobs, systemClock));
-    const repository = new PgDlpRepository(pg);
+    const repository = new SqlDlpRepository(backend.store);
     return { backend, repository, inspector: new DlpScannerInspector({ repository, pool, backend, clock: systemClock }) };
   },
 });

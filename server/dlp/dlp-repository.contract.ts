@@ -1,7 +1,7 @@
 // The behaviour every DlpRepository has, on either backend (server/test/backends.ts): the policy
 // read from the project, and the log written inside the caller's transaction.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Tx } from "../db/tx.ts";
+import type { Sql } from "../db/sql.ts";
 import type { ProjectRepository } from "../projects/project-repository.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { newProject, useStore, type BackendName, type Connection } from "../test/backends.ts";
@@ -12,7 +12,7 @@ import { ALL_TYPES, ATTACHMENT_TYPES, OCR_TYPES } from "./policy-types.ts";
 export interface DlpStorage {
   repo: DlpRepository;
   /** Runs fn in a transaction of the backend, as the send path does; rolls back when it throws. */
-  transaction(fn: (tx: Tx) => Promise<void>): Promise<void>;
+  transaction(fn: (tx: Sql) => Promise<void>): Promise<void>;
 }
 
 const finding = (masked: string): DlpFinding => ({ type: "card", masked, where: "text", full: false, mass: false, count: 1 });

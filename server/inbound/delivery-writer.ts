@@ -3,11 +3,11 @@
 // SMTP session and HTTP request stood still for each fsync. The writer thread
 // (delivery-writer-worker.ts) holds its own connection and commits groups of messages while the
 // main thread goes on reading and parsing the next ones; the 250 still waits for the commit.
-// Reads stay here: the recipient lookup at RCPT TO runs on the main thread's connection.
-import type { DatabaseSync } from "node:sqlite";
+// Reads stay here: the recipient lookup at RCPT TO runs on the main thread's connection. Both
+// threads run the one delivery repository (delivery-repository.ts), so the SQL is the same.
 import { Worker } from "node:worker_threads";
-import type { DeliveredCopy, DeliveryRepository, Recipient, StoredMessage } from "./delivery-repository.ts";
-import { SqliteDeliveryRepository } from "./sqlite-delivery-repository.ts";
+import type { Backend } from "../db/backend.ts";
+import { SqlDeliveryRepository, type DeliveredCopy, type DeliveryRepository, type Recipient, type StoredMessage } from "./delivery-repository.ts";
 
 interface Reply {
   id: number;
@@ -16,7 +16,7 @@ interface Reply {
 }
 
 export class ThreadedDeliveryRepository implements DeliveryRepository {
-  private readonly reader: SqliteDeliveryRepository;
+  private readonly reader: SqlDeliveryRepository;
   private readonly usageChanged: (projectId: string) => void;
   private readonly dataDir: string;
   private worker: Worker | undefined;
@@ -25,10 +25,9 @@ export class ThreadedDeliveryRepository implements DeliveryRepository {
   private failure: Error | undefined;
 
   /** `usageChanged` hears of each project whose mailboxes' usedBytes grew (the mailbox list cache). */
-  constructor(db: DatabaseSync, dataDir: string, usageChanged: (projectId: string) => void) {
-    this.reader = new SqliteDeliveryRepository(db, () => {
-      throw new Error("the main thread's delivery repository only reads");
-    });
+  constructor(backend: Backend, dataDir: string, usageChanged: (projectId: string) => void) {
+    // Only its lookup runs here; the writer thread stores.
+    this.reader = new SqlDeliveryRepository(backend, { countsMessages: false });
     this.usageChanged = usageChanged;
     this.dataDir = dataDir;
   }
@@ -49,7 +48,7 @@ export class ThreadedDeliveryRepository implements DeliveryRepository {
     return (this.worker = worker);
   }
 
-  lookup(address: string): Recipient {
+  lookup(address: string): Promise<Recipient> {
     return this.reader.lookup(address);
   }
 

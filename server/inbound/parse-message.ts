@@ -2,13 +2,10 @@
 // unknown charsets and bad encodings (it decodes what it can); whatever it makes of a message is
 // what gets indexed, and the raw bytes are kept as received.
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
-import type { MessageDetail, StoredMessage } from "./delivery-repository.ts";
 import { htmlToText } from "./html-text.ts";
+import type { Address, MessageDetail, StoredMessage } from "./stored-message.ts";
 
-export interface Address {
-  email: string;
-  name?: string;
-}
+export type { Address };
 
 const PREVIEW_CHARS = 200;
 

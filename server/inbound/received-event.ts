@@ -1,7 +1,6 @@
-// The mail.received event of one stored copy (payload: spec/events/payloads.tsp), emitted inside
-// the transaction that stores it.
-import type { EventOutbox } from "../events/event-outbox.ts";
-import type { DeliveredCopy, StoredMessage } from "./delivery-repository.ts";
+// The mail.received event of one stored copy (payload: spec/events/payloads.tsp), emitted by the
+// delivery repository inside the transaction that stores it.
+import type { DeliveredCopy, StoredMessage } from "./stored-message.ts";
 
 /** The event's data: the same on both backends. */
 export function receivedData(copy: DeliveredCopy, message: StoredMessage): Record<string, unknown> {
@@ -17,8 +16,4 @@ export function receivedData(copy: DeliveredCopy, message: StoredMessage): Recor
     hasAttachment: message.hasAttachment,
     quarantined: message.quarantined,
   };
-}
-
-export function emitReceived(events: EventOutbox, copy: DeliveredCopy, message: StoredMessage): void {
-  events.emit(copy.projectId, "mail.received", receivedData(copy, message));
 }

@@ -3,7 +3,15 @@
 // verified domain receives; a mailbox of a domain that lost its proof is `unverified`, unless
 // another project owns the name by now (then the address is simply unknown there).
 import type { ClaimStatus } from "../maildomains/maildomain-repository.ts";
-import type { Recipient } from "./delivery-repository.ts";
+
+export type Recipient =
+  | { kind: "mailbox" | "group"; id: string; projectId: string; email: string }
+  /** On a verified mail domain, but no such mailbox or group: 550 5.1.1. */
+  | { kind: "unknown" }
+  /** A mailbox or group whose domain is no longer verified (decision O1): 450, the owner may restore the proof. */
+  | { kind: "unverified" }
+  /** Not a domain any project owns here (a pending claim is not ownership): 550 relay denied. */
+  | { kind: "foreign" };
 
 export interface MailboxRow {
   id: string;

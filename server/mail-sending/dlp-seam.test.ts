@@ -3,16 +3,14 @@
 import { postgresBackend, sqliteBackend } from "../db/backend.ts";
 import { SqlDnsRecordRepository } from "../dns/zone-repository.ts";
 import { DlpScannerInspector } from "../dlp/dlp-inspector.ts";
-import { PgDlpRepository } from "../dlp/pg-dlp-repository.ts";
+import { SqlDlpRepository } from "../dlp/dlp-repository.ts";
 import { ScanPool } from "../dlp/scan-pool.ts";
-import { SqliteDlpRepository } from "../dlp/sqlite-dlp-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { PgEventOutbox } from "../events/pg-event-outbox.ts";
 import { systemClock } from "../jobs/clock.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
 import { PgJobQueue } from "../jobs/pg-job-queue.ts";
-import { PgMailDomainRepository } from "../maildomains/pg-maildomain-repository.ts";
-import { SqliteMailDomainRepository } from "../maildomains/sqlite-maildomain-repository.ts";
+import { SqlMailDomainRepository } from "../maildomains/maildomain-repository.ts";
 import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
@@ -33,9 +31,9 @@ for (const backend of backends) {
       const jobs = new JobQueue(db, clock);
       const events = new EventOutbox(db, jobs, clock);
       const b = sqliteBackend(db, jobs, events);
-      const dlpLog = new SqliteDlpRepository(db);
+      const dlpLog = new SqlDlpRepository(b.store);
       return {
-        backend: b, projects: new SqlProjectRepository(storeOnSqlite(db)), mailDomains: new SqliteMailDomainRepository(db, secrets, events),
+        backend: b, projects: new SqlProjectRepository(storeOnSqlite(db)), mailDomains: new SqlMailDomainRepository(b, secrets),
         zones: new SqlDnsRecordRepository(c.store, () => true),
         messages: new SqliteSentMessageRepository(db, jobs, clock), templates: new SqliteTemplateRepository(db),
         dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),
@@ -45,9 +43,9 @@ for (const backend of backends) {
     const jobs = new PgJobQueue(pg, clock);
     const events = new PgEventOutbox(jobs, clock);
     const b = postgresBackend(pg, jobs, events);
-    const dlpLog = new PgDlpRepository(pg);
+    const dlpLog = new SqlDlpRepository(b.store);
     return {
-      backend: b, projects: new SqlProjectRepository(storeOnPostgres(pg)), mailDomains: new PgMailDomainRepository(pg, secrets, events),
+      backend: b, projects: new SqlProjectRepository(storeOnPostgres(pg)), mailDomains: new SqlMailDomainRepository(b, secrets),
       zones: new SqlDnsRecordRepository(c.store, () => true),
       messages: new PgSentMessageRepository(pg, jobs, clock), templates: new PgTemplateRepository(pg),
       dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),

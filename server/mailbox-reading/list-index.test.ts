@@ -10,9 +10,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaults } from "../config.ts";
 import { migrations, runMigrations } from "../db/migrations.ts";
-import { addressList } from "../inbound/sqlite-delivery-repository.ts";
+import { addressList } from "../inbound/delivery-repository.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
-import { SqliteMessageRepository } from "./sqlite-message-repository.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
+import { SqlMessageRepository } from "./message-repository.ts";
 import { sendTo } from "../test/smtp.ts";
 
 let p: TestPlatform;
@@ -169,7 +170,7 @@ describe("list filters on the indexes", () => {
     ["the matching lists read once", {}],
     ["the lists tested again by the page", { knownLists: 0 }],
   ])("give the same through the address lists when no time range counts as short (repository, 0 rows; %s)", async (_, options) => {
-    const repository = new SqliteMessageRepository(p.db, { shortRange: 0, ...options });
+    const repository = new SqlMessageRepository(storeOnSqlite(p.db), { addressLists: true, shortRange: 0, ...options });
     await fc.assert(
       fc.asyncProperty(fc.array(message, { minLength: 0, maxLength: 40 }), query, async (drawn, drawnQuery) => {
         const messages = toMessages(drawn);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
+import { sqliteBackend } from "../db/backend.ts";
 import { openDatabase } from "../db/database.ts";
 import { migrations, runMigrations } from "../db/migrations.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
@@ -14,7 +15,7 @@ import { JobQueue } from "../jobs/job-queue.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { loadServerKey } from "../secrets/server-key.ts";
 import { startTestPlatform } from "../test/harness.ts";
-import { SqliteMailDomainRepository } from "./sqlite-maildomain-repository.ts";
+import { SqlMailDomainRepository } from "./maildomain-repository.ts";
 
 /** Every byte SQLite keeps for the database, as text. */
 function databaseBytes(dir: string): string {
@@ -64,7 +65,8 @@ describe("DKIM private keys at rest", () => {
       expect(databaseBytes(dir)).toContain("PRIVATE KEY");
 
       const db = openDatabase(dir);
-      const repo = new SqliteMailDomainRepository(db, new SecretBox(loadServerKey(dir)), new EventOutbox(db, new JobQueue(db, systemClock), systemClock));
+      const jobs = new JobQueue(db, systemClock);
+      const repo = new SqlMailDomainRepository(sqliteBackend(db, jobs, new EventOutbox(db, jobs, systemClock)), new SecretBox(loadServerKey(dir)));
       expect((await repo.getByName("prj_1", "old.test"))!.dkimPrivateKey).toBe(pem);
       db.close();
       expectNoPem(databaseBytes(dir), pem);

@@ -187,8 +187,7 @@ export function describeMailDomainRepository(backend: BackendName, make: (c: Con
       const project = await newProject(store.main, "chains");
       const [x, y, z] = await Promise.all(["x", "y", "z"].map(async (n) => (await repo.create(domain(`${n}.chain.test`, project)))!));
       await repo.markUnproven(z.id, "ended", "hosted elsewhere", "2026-01-01T00:00:00.000Z");
-      const tx = store.main.backend === "sqlite" ? { kind: "sqlite" as const, db: store.main.db } : { kind: "postgres" as const, c: store.main.pg.pool };
-      await repo.setNextCheck(tx, x.id, 5_000);
+      await store.main.store.transaction((tx) => repo.setNextCheck(tx, x.id, 5_000));
       expect((await repo.getById(x.id))!.nextCheckAt).toBe(5_000);
       const open = await repo.unscheduled(4_000);
       expect(open).toContain(y.id);

@@ -2,7 +2,7 @@
 // real change of a claim's status, emitted by the repositories in the transaction that writes the
 // change, to the project whose claim it is. Its reason is the claim's own `statusReason`, the text
 // GET shows that project, so an ended claim's event names no other project.
-import type { ClaimStatus, ProofMethod } from "./maildomain-repository.ts";
+import type { ClaimStatus, ProofMethod } from "./claim-status.ts";
 
 export const STATUS_CHANGED_EVENT = "maildomain.status_changed";
 

@@ -1,10 +1,9 @@
 // The periodic re-check of every open mail-domain claim, on the one job queue (server/jobs):
-// `maildomain.verify` checks one claim and enqueues its next check in the same write. Each claim
+// `maildomain.verify` checks one claim and commits its next check before it is done. Each claim
 // has one chain: the job carries the due time it was scheduled for, and a job whose due time is
 // no longer the claim's `next_check_at` is stale and ends (so a chain started twice collapses).
 import type { Backend } from "../db/backend.ts";
-import { after } from "../db/sync-or-async.ts";
-import type { Tx } from "../db/tx.ts";
+import type { SqlTx } from "../db/tx.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { MailDomainRecord, MailDomainRepository } from "./maildomain-repository.ts";
 import { verifyClaim, type VerificationDeps } from "./verification.ts";
@@ -26,12 +25,10 @@ export interface VerificationJobDeps extends VerificationDeps {
   log?: (message: string, fields: Record<string, unknown>) => void;
 }
 
-const settled = (id: number | Promise<number>): void | Promise<void> => (id instanceof Promise ? id.then(() => undefined) : undefined);
-
 /** Starts (or restarts) the claim's chain with a check due at `due`, in tx. */
-export function scheduleCheck(deps: { backend: Backend; mailDomains: MailDomainRepository }, tx: Tx, domainId: string, due: number): void | Promise<void> {
-  return after(deps.mailDomains.setNextCheck(tx, domainId, due), () =>
-    settled(deps.backend.enqueue(tx, VERIFY_JOB, { domainId, due } satisfies VerifyPayload, { runAt: due, group: VERIFY_JOB })));
+export async function scheduleCheck(deps: { backend: Backend; mailDomains: MailDomainRepository }, tx: SqlTx, domainId: string, due: number): Promise<void> {
+  await deps.mailDomains.setNextCheck(tx, domainId, due);
+  await deps.backend.enqueue(tx, VERIFY_JOB, { domainId, due } satisfies VerifyPayload, { runAt: due, group: VERIFY_JOB });
 }
 
 /** A claim checked on demand (connect, read) gets a chain when it has none or it is overdue. */
@@ -64,7 +61,11 @@ export function verificationJobHandlers(deps: VerificationJobDeps): Record<strin
       }
       if (checked.status === "ended") return { done: true };
       const next = deps.now() + (found === "unknown" ? RETRY_AFTER_UNANSWERED_MS : RECHECK_INTERVAL_MS);
-      return { done: true, write: (tx) => scheduleCheck(deps, tx, claim.id, next) };
+      // The next check is committed in its own transaction, before this job is done: should the
+      // job run again (a crash before its removal), its due time is no longer the claim's and it
+      // ends as stale, so the chain stays one.
+      await deps.backend.transact((tx) => scheduleCheck(deps, tx, claim.id, next));
+      return { done: true };
     },
   };
 }

@@ -6,20 +6,18 @@ import { CachedKeyRepository } from "../../auth/cached-key-repository.ts";
 import { KEYS_CHANNEL, SqlKeyRepository } from "../../auth/key-repository.ts";
 import { StoredRateLimiter } from "../../auth/stored-rate-limiter.ts";
 import { SqlCertificateRepository } from "../../certificates/certificate-repository.ts";
-import { PgDlpRepository } from "../../dlp/pg-dlp-repository.ts";
+import { SqlDlpRepository } from "../../dlp/dlp-repository.ts";
 import { zoneRepository } from "../../dns/zone-repository.ts";
 import { PgEventOutbox } from "../../events/pg-event-outbox.ts";
-import type { DeliveryRepository } from "../../inbound/delivery-repository.ts";
-import { PgDeliveryRepository } from "../../inbound/pg-delivery-repository.ts";
-import { receivedData } from "../../inbound/received-event.ts";
+import { SqlDeliveryRepository, type DeliveryRepository } from "../../inbound/delivery-repository.ts";
 import { PgJobQueue } from "../../jobs/pg-job-queue.ts";
 import { PgMessageOutcomes } from "../../mail-sending/pg-message-outcomes.ts";
 import { PgSentMessageRepository } from "../../mail-sending/pg-sent-message-repository.ts";
 import { PgTemplateRepository } from "../../mail-sending/pg-template-repository.ts";
-import { PgMessageRepository } from "../../mailbox-reading/pg-message-repository.ts";
+import { SqlMessageRepository } from "../../mailbox-reading/message-repository.ts";
 import { CachedMailboxRepository } from "../../mailboxes/cached-mailbox-repository.ts";
-import { MAILBOXES_CHANNEL, PgMailboxRepository } from "../../mailboxes/pg-mailbox-repository.ts";
-import { PgMailDomainRepository } from "../../maildomains/pg-maildomain-repository.ts";
+import { MAILBOXES_CHANNEL, SqlMailboxRepository } from "../../mailboxes/mailbox-repository.ts";
+import { SqlMailDomainRepository } from "../../maildomains/maildomain-repository.ts";
 import type { StoreContext, StoreServices } from "../../services.ts";
 import type { ConsoleStore } from "../../console/commands.ts";
 import { consoleStoreOn } from "../../console/console-store.ts";
@@ -37,10 +35,10 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
   const store = storeOnPostgres(pg);
   const jobs = new PgJobQueue(pg, clock);
   const events = new PgEventOutbox(jobs, clock);
-  const mailboxes = new CachedMailboxRepository(new PgMailboxRepository(pg), await notifyWatcher(pg, MAILBOXES_CHANNEL));
-  const stored = new PgDeliveryRepository(pg, async (c, copy, message) => {
-    await events.emit(c, copy.projectId, "mail.received", receivedData(copy, message));
-  });
+  const backend = postgresBackend(pg, jobs, events);
+  const mailboxes = new CachedMailboxRepository(new SqlMailboxRepository(store), await store.changes(MAILBOXES_CHANNEL));
+  // PostgreSQL's schema has no trigger counting messages: the delivery keeps mailbox_message_counts.
+  const stored = new SqlDeliveryRepository(backend, { countsMessages: true });
   // The delivery's NOTIFY reaches this instance's cache a moment after the commit; dropping the
   // list here as well means a client reading right after the 250 sees the new usedBytes.
   const delivery: DeliveryRepository = {
@@ -52,25 +50,26 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     },
   };
   return {
-    backend: postgresBackend(pg, jobs, events),
+    backend,
     projects: new SqlProjectRepository(store),
     keys: new CachedKeyRepository(new SqlKeyRepository(store), await store.changes(KEYS_CHANNEL)),
     // Counted in PostgreSQL: exact across every instance (decision P4).
     limiter: new StoredRateLimiter(store),
     // Its change token moves on ZONES_CHANNEL: the DNS server's cache follows other instances.
     zones: await zoneRepository(store),
-    mailDomains: new PgMailDomainRepository(pg, secrets, events),
+    mailDomains: new SqlMailDomainRepository(backend, secrets),
     mailboxes,
     webmail: new SqlWebmailRepository(store),
     webhooks: new PgWebhookRepository(pg, jobs),
     webhookStore: new PgDeliveryStore(pg, jobs),
     delivery,
-    mailboxMessages: new PgMessageRepository(pg),
+    // No distinct address lists here: pg_trgm indexes answer the substring filters.
+    mailboxMessages: new SqlMessageRepository(store, { addressLists: false }),
     sentMessages: new PgSentMessageRepository(pg, jobs, clock),
     mailFeedback: new PgMessageOutcomes(pg, events, clock),
     templates: new PgTemplateRepository(pg),
     certificates: new SqlCertificateRepository(store, clock),
-    dlpLog: new PgDlpRepository(pg),
+    dlpLog: new SqlDlpRepository(store),
     bots: new SqlBotRepository(store),
   };
 }

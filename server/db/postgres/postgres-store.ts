@@ -10,6 +10,12 @@ import { notifyWatcher, type Pg, type Queryable } from "./pg.ts";
 export const postgresDialect: Dialect = {
   kind: "postgres",
   forUpdate: "FOR UPDATE",
+  byteOrder: 'COLLATE "C"',
+  indexedBy: () => "",
+  contains: (column) => `${column} LIKE ? ESCAPE '\\'`,
+  // Its wildcards taken literally: the needle is matched anywhere, as it is.
+  needle: (text) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`,
+  asciiLower: (expr) => `translate(${expr}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
   skipLocked: "FOR UPDATE SKIP LOCKED",
   insertOrder: "seq",
   jsonArray: (param) => `json_array_elements_text(${param}::json)`,
