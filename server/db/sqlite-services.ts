@@ -11,9 +11,10 @@ import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { ThreadedDeliveryRepository } from "../inbound/delivery-writer.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
-import { SqliteMessageOutcomes } from "../mail-sending/sqlite-message-outcomes.ts";
-import { SqliteSentMessageRepository } from "../mail-sending/sqlite-sent-message-repository.ts";
-import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
+import type { MailOutbox } from "../mail-sending/mail-outbox.ts";
+import { SqlMessageOutcomes } from "../mail-sending/message-outcomes.ts";
+import { SqlSentMessageRepository } from "../mail-sending/sent-message-repository.ts";
+import { SqlTemplateRepository } from "../mail-sending/template-repository.ts";
 import { SqliteMessageRepository } from "../mailbox-reading/sqlite-message-repository.ts";
 import { CachedMailboxRepository } from "../mailboxes/cached-mailbox-repository.ts";
 import { SqliteMailboxRepository } from "../mailboxes/sqlite-mailbox-repository.ts";
@@ -29,12 +30,25 @@ import { sqliteBackend } from "./backend.ts";
 import { storeOnSqlite } from "./sqlite-store.ts";
 import { otherWriterWatcher } from "./data-version.ts";
 
+/**
+ * Outgoing mail's jobs and events on the connection's queue and outbox: their statements run on
+ * the one connection, inside the transaction that holds it (the caller's `tx`).
+ */
+export function sqliteMailOutbox(jobs: JobQueue, events: EventOutbox): MailOutbox {
+  return {
+    enqueue: async (_tx, kind, payload, options) => jobs.enqueue(kind, payload, options),
+    cancelWhere: async (_tx, kind, path, value) => jobs.cancelWhere(kind, path, value),
+    emit: async (_tx, projectId, type, data) => events.emit(projectId, type, data),
+  };
+}
+
 /** The repositories on db, open and migrated already (openDatabase). */
 export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreContext): StoreServices {
   const store = storeOnSqlite(db);
   const jobs = new JobQueue(db, clock);
   const events = new EventOutbox(db, jobs, clock);
   const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
+  const mailOutbox = sqliteMailOutbox(jobs, events);
   return {
     backend: sqliteBackend(db, jobs, events),
     projects: new SqlProjectRepository(store),
@@ -49,9 +63,10 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
     webhookStore: new SqliteDeliveryStore(db, jobs),
     delivery: new ThreadedDeliveryRepository(db, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
     mailboxMessages: new SqliteMessageRepository(db),
-    sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
-    mailFeedback: new SqliteMessageOutcomes(db, events, clock),
-    templates: new SqliteTemplateRepository(db),
+    sentMessages: new SqlSentMessageRepository(store, mailOutbox, clock),
+    mailFeedback: new SqlMessageOutcomes(store, mailOutbox, clock),
+    mailOutbox,
+    templates: new SqlTemplateRepository(store),
     certificates: new SqliteCertificateRepository(db, clock),
     dlpLog: new SqliteDlpRepository(db),
     bots: new SqliteBotRepository(db),
@@ -65,7 +80,7 @@ export function sqliteConsoleStore(db: DatabaseSync): ConsoleStore {
     projects: new SqlProjectRepository(store),
     keys: new SqliteKeyRepository(db),
     zones: new SqliteDnsRecordRepository(db),
-    templates: new SqliteTemplateRepository(db),
+    templates: new SqlTemplateRepository(store),
     bots: new SqliteBotRepository(db),
   };
 }

@@ -13,9 +13,10 @@ import type { DeliveryRepository } from "../../inbound/delivery-repository.ts";
 import { PgDeliveryRepository } from "../../inbound/pg-delivery-repository.ts";
 import { receivedData } from "../../inbound/received-event.ts";
 import { PgJobQueue } from "../../jobs/pg-job-queue.ts";
-import { PgMessageOutcomes } from "../../mail-sending/pg-message-outcomes.ts";
-import { PgSentMessageRepository } from "../../mail-sending/pg-sent-message-repository.ts";
-import { PgTemplateRepository } from "../../mail-sending/pg-template-repository.ts";
+import type { MailOutbox } from "../../mail-sending/mail-outbox.ts";
+import { SqlMessageOutcomes } from "../../mail-sending/message-outcomes.ts";
+import { SqlSentMessageRepository } from "../../mail-sending/sent-message-repository.ts";
+import { SqlTemplateRepository } from "../../mail-sending/template-repository.ts";
 import { PgMessageRepository } from "../../mailbox-reading/pg-message-repository.ts";
 import { CachedMailboxRepository } from "../../mailboxes/cached-mailbox-repository.ts";
 import { MAILBOXES_CHANNEL, PgMailboxRepository } from "../../mailboxes/pg-mailbox-repository.ts";
@@ -28,8 +29,20 @@ import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
 import { PgWebhookRepository } from "../../webhooks/pg-webhook-repository.ts";
 import { postgresBackend } from "../backend.ts";
 import { notifyWatcher, type Pg } from "./pg.ts";
-import { storeOnPostgres } from "./postgres-store.ts";
+import { storeOnPostgres, type PostgresStore } from "./postgres-store.ts";
 import { SqlProjectRepository } from "../../projects/project-repository.ts";
+
+/**
+ * Outgoing mail's jobs and events on the queue and outbox, on the client of the transaction open
+ * in the caller's context (the caller's `tx`).
+ */
+export function postgresMailOutbox(store: PostgresStore, jobs: PgJobQueue, events: PgEventOutbox): MailOutbox {
+  return {
+    enqueue: (_tx, kind, payload, options) => jobs.enqueue(store.on(), kind, payload, options),
+    cancelWhere: (_tx, kind, path, value) => jobs.cancelWhere(store.on(), kind, path, value),
+    emit: (_tx, projectId, type, data) => events.emit(store.on(), projectId, type, data),
+  };
+}
 
 /** The repositories on pg, connected and migrated already (openPostgres). */
 export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): Promise<StoreServices> {
@@ -37,6 +50,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
   const jobs = new PgJobQueue(pg, clock);
   const events = new PgEventOutbox(jobs, clock);
   const mailboxes = new CachedMailboxRepository(new PgMailboxRepository(pg), await notifyWatcher(pg, MAILBOXES_CHANNEL));
+  const mailOutbox = postgresMailOutbox(store, jobs, events);
   const stored = new PgDeliveryRepository(pg, async (c, copy, message) => {
     await events.emit(c, copy.projectId, "mail.received", receivedData(copy, message));
   });
@@ -65,9 +79,10 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     webhookStore: new PgDeliveryStore(pg, jobs),
     delivery,
     mailboxMessages: new PgMessageRepository(pg),
-    sentMessages: new PgSentMessageRepository(pg, jobs, clock),
-    mailFeedback: new PgMessageOutcomes(pg, events, clock),
-    templates: new PgTemplateRepository(pg),
+    sentMessages: new SqlSentMessageRepository(store, mailOutbox, clock),
+    mailFeedback: new SqlMessageOutcomes(store, mailOutbox, clock),
+    mailOutbox,
+    templates: new SqlTemplateRepository(store),
     certificates: new PgCertificateRepository(pg, clock),
     dlpLog: new PgDlpRepository(pg),
     bots: new PgBotRepository(pg),
@@ -84,7 +99,7 @@ export function postgresConsoleStore(pg: Pg): ConsoleStore {
     projects: new SqlProjectRepository(store),
     keys: new PgKeyRepository(pg),
     zones: new PgDnsRecordRepository(pg),
-    templates: new PgTemplateRepository(pg),
+    templates: new SqlTemplateRepository(store),
     bots: new PgBotRepository(pg),
   };
 }
