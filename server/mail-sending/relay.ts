@@ -6,7 +6,6 @@
 import { relayMessage, type RelayResult, type SmtpRelayOptions } from "../adapters/smtp-relay.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { Sql } from "../db/sql.ts";
-import type { TxWrite } from "../db/tx.ts";
 import type { JobHandler, JobOutcome } from "../jobs/worker.ts";
 import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
 import { notVerifiedText } from "../maildomains/not-verified.ts";
@@ -44,7 +43,7 @@ const IN_FLIGHT = new Set(["sent", "delayed"]);
  * per-store handle (db/tx.ts); once the queue records outcomes on the Store and hands its Sql,
  * this is `write` itself.
  */
-const onWorkerTx = (write: (tx: Sql) => Promise<unknown>): TxWrite => async (tx) => {
+const onWorkerTx = (write: (tx: Sql) => Promise<unknown>): NonNullable<JobOutcome["write"]> => async (tx) => {
   await write(tx as unknown as Sql);
 };
 
