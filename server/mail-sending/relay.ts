@@ -40,8 +40,10 @@ const IN_FLIGHT = new Set(["sent", "delayed"]);
 /**
  * A job outcome's write, on the Sql of the worker's transaction that records the outcome.
  * Transitional (issue 37): the worker's JobOutcome still types its transaction as the old
- * per-store handle (db/tx.ts); once the queue records outcomes on the Store and hands its Sql,
- * this is `write` itself.
+ * per-store handle (db/tx.ts), and main's queues cannot run this write yet (SQLite's record
+ * refuses a write that answers a promise, PostgreSQL's hands a bare client): the outcome is not
+ * recorded and the job runs again. Once the queue records outcomes on the Store and hands its Sql
+ * (the foundation's part of issue 37), this is `write` itself.
  */
 const onWorkerTx = (write: (tx: Sql) => Promise<unknown>): NonNullable<JobOutcome["write"]> => async (tx) => {
   await write(tx as unknown as Sql);
