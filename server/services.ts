@@ -30,6 +30,7 @@ import type { MailDomainRepository } from "./maildomains/maildomain-repository.t
 import { verificationJobHandlers } from "./maildomains/verification-jobs.ts";
 import type { ProjectRepository } from "./projects/project-repository.ts";
 import { SecretBox } from "./secrets/secret-box.ts";
+import type { MailOutbox } from "./mail-sending/mail-outbox.ts";
 import type { DeliveryOutcomes, MessageFeedback, SentMessageRepository } from "./mail-sending/message-repository.ts";
 import { mailJobHandlers } from "./mail-sending/relay.ts";
 import { MESSAGE_TOKEN_KEY_INFO, MessageTokens } from "./mail-sending/tokens/message-token.ts";
@@ -66,6 +67,8 @@ export interface StoreServices {
   mailboxMessages: MessageRepository;
   sentMessages: SentMessageRepository;
   mailFeedback: DeliveryOutcomes & MessageFeedback;
+  /** Outgoing mail's jobs and events, in the writer's transaction (mail-sending/mail-outbox.ts). */
+  mailOutbox: MailOutbox;
   templates: TemplateRepository;
   certificates: CertificateRepository;
   dlpLog: DlpRepository;
@@ -176,7 +179,7 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
     clock,
     log: warn,
     local: localTransport(services.inboundDelivery, config.mailHost),
-    enqueue: (tx, kind, payload) => s.backend.enqueue(tx, kind, payload),
+    jobs: s.mailOutbox,
     smtp: { resolver: services.resolver, port: config.relay.port, heloName: config.mailHost, allowLoopback: config.relay.allowLoopback, smarthost: config.relay.smarthost },
   }));
   services.jobHandlers[SANDBOX_JOB] = sandboxReactionHandler({ messages: services.sentMessages, feedback: services.mailFeedback, inbound: inboundDelivery, returnPaths: services.returnPaths, clock });

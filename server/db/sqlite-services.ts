@@ -11,9 +11,10 @@ import { zoneRepository } from "../dns/zone-repository.ts";
 import { EventOutbox } from "../events/event-outbox.ts";
 import { ThreadedDeliveryRepository } from "../inbound/delivery-writer.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
-import { SqliteMessageOutcomes } from "../mail-sending/sqlite-message-outcomes.ts";
-import { SqliteSentMessageRepository } from "../mail-sending/sqlite-sent-message-repository.ts";
-import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
+import type { MailOutbox } from "../mail-sending/mail-outbox.ts";
+import { SqlMessageOutcomes } from "../mail-sending/message-outcomes.ts";
+import { SqlSentMessageRepository } from "../mail-sending/sent-message-repository.ts";
+import { SqlTemplateRepository } from "../mail-sending/template-repository.ts";
 import { SqlMessageRepository } from "../mailbox-reading/message-repository.ts";
 import { CachedMailboxRepository } from "../mailboxes/cached-mailbox-repository.ts";
 import { SqlMailboxRepository } from "../mailboxes/mailbox-repository.ts";
@@ -30,6 +31,18 @@ import { sqliteBackend } from "./backend.ts";
 import { storeOnSqlite } from "./sqlite-store.ts";
 import { otherWriterWatcher } from "./data-version.ts";
 
+/**
+ * Outgoing mail's jobs and events on the connection's queue and outbox: their statements run on
+ * the one connection, inside the transaction that holds it (the caller's `tx`).
+ */
+export function sqliteMailOutbox(jobs: JobQueue, events: EventOutbox): MailOutbox {
+  return {
+    enqueue: async (_tx, kind, payload, options) => jobs.enqueue(kind, payload, options),
+    cancelWhere: async (_tx, kind, path, value) => jobs.cancelWhere(kind, path, value),
+    emit: async (_tx, projectId, type, data) => events.emit(projectId, type, data),
+  };
+}
+
 /** The repositories on db, open and migrated already (openDatabase). */
 export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreContext): Promise<StoreServices> {
   const store = storeOnSqlite(db);
@@ -37,6 +50,7 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
   const events = new EventOutbox(db, jobs, clock);
   const backend = sqliteBackend(db, jobs, events);
   const mailboxes = new CachedMailboxRepository(new SqlMailboxRepository(store), otherWriterWatcher(db)); // = store.changes(MAILBOXES_CHANNEL), which is async by interface
+  const mailOutbox = sqliteMailOutbox(jobs, events);
   return {
     backend,
     projects: new SqlProjectRepository(store),
@@ -52,9 +66,10 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
     delivery: new ThreadedDeliveryRepository(backend, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
     // SQLite's schema keeps each mailbox's distinct address lists (mailbox-reading/migrations.ts).
     mailboxMessages: new SqlMessageRepository(store, { addressLists: true }),
-    sentMessages: new SqliteSentMessageRepository(db, jobs, clock),
-    mailFeedback: new SqliteMessageOutcomes(db, events, clock),
-    templates: new SqliteTemplateRepository(db),
+    sentMessages: new SqlSentMessageRepository(store, mailOutbox, clock),
+    mailFeedback: new SqlMessageOutcomes(store, mailOutbox, clock),
+    mailOutbox,
+    templates: new SqlTemplateRepository(store),
     certificates: new SqlCertificateRepository(store, clock),
     dlpLog: new SqlDlpRepository(store),
     bots: new SqlBotRepository(store),
@@ -65,6 +80,6 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
 export function sqliteConsoleStore(db: DatabaseSync): ConsoleStore {
   return {
     ...consoleStoreOn(storeOnSqlite(db)),
-    templates: new SqliteTemplateRepository(db),
+    templates: new SqlTemplateRepository(storeOnSqlite(db)),
   };
 }

@@ -15,11 +15,11 @@ import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { backends } from "../test/backends.ts";
-import { PgSentMessageRepository } from "./pg-sent-message-repository.ts";
-import { PgTemplateRepository } from "./pg-template-repository.ts";
+import { postgresMailOutbox } from "../db/postgres/pg-services.ts";
+import { sqliteMailOutbox } from "../db/sqlite-services.ts";
 import { describeSendDlp } from "./dlp-seam.contract.ts";
-import { SqliteSentMessageRepository } from "./sqlite-sent-message-repository.ts";
-import { SqliteTemplateRepository } from "./sqlite-template-repository.ts";
+import { SqlSentMessageRepository } from "./sent-message-repository.ts";
+import { SqlTemplateRepository } from "./template-repository.ts";
 
 const clock = systemClock;
 
@@ -35,7 +35,7 @@ for (const backend of backends) {
       return {
         backend: b, projects: new SqlProjectRepository(storeOnSqlite(db)), mailDomains: new SqlMailDomainRepository(b, secrets),
         zones: new SqlDnsRecordRepository(c.store, () => true),
-        messages: new SqliteSentMessageRepository(db, jobs, clock), templates: new SqliteTemplateRepository(db),
+        messages: new SqlSentMessageRepository(c.store, sqliteMailOutbox(jobs, events), clock), templates: new SqlTemplateRepository(c.store),
         dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),
       };
     }
@@ -47,7 +47,7 @@ for (const backend of backends) {
     return {
       backend: b, projects: new SqlProjectRepository(storeOnPostgres(pg)), mailDomains: new SqlMailDomainRepository(b, secrets),
       zones: new SqlDnsRecordRepository(c.store, () => true),
-      messages: new PgSentMessageRepository(pg, jobs, clock), templates: new PgTemplateRepository(pg),
+      messages: new SqlSentMessageRepository(c.store, postgresMailOutbox(storeOnPostgres(pg), jobs, events), clock), templates: new SqlTemplateRepository(c.store),
       dlpLog, dlp: new DlpScannerInspector({ repository: dlpLog, pool, backend: b, clock }),
     };
   });

@@ -7,8 +7,7 @@ import { ApiError } from "../../generated/server/errors.ts";
 import type { MailSendingHandlers } from "../../generated/server/handlers.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { Backend } from "../db/backend.ts";
-import { after } from "../db/sync-or-async.ts";
-import type { Tx } from "../db/tx.ts";
+import type { SqlTx } from "../db/tx.ts";
 import type { DlpFinding, DlpInspector, DlpRecordContext, DlpVerdict } from "../dlp/dlp-port.ts";
 import { invalidFields, notFound, type FieldProblem } from "../http/errors.ts";
 import type { Clock } from "../jobs/clock.ts";
@@ -22,7 +21,7 @@ import type { Vars } from "./substitute.ts";
 import type { ReturnPaths } from "./verp.ts";
 
 export interface MailSendingDeps {
-  /** Only for a blocked send's DLP record, which has no send transaction to join. */
+  /** The DLP records' transaction: a blocked send's own, a warned send's savepoint of the accept. */
   backend: Backend;
   messages: SentMessageRepository;
   mailDomains: MailDomainRepository;
@@ -75,17 +74,19 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
 > {
   const prepareDeps = () => ({ mailDomains: deps.mailDomains, templates: deps.templates, hooks: deps.hooks, returnPaths: deps.returnPaths, now: deps.clock.now() });
 
-  // One record after the other on the caller's tx: synchronous on SQLite, chained on PostgreSQL.
-  function recordAll(tx: Tx, projectId: string, items: { findings: DlpFinding[]; context: DlpRecordContext }[]): void | Promise<void> {
-    let pending: void | Promise<void> = undefined;
-    for (const { findings, context } of items) pending = after(pending, () => deps.dlp.record(tx, projectId, findings, context));
-    return pending;
+  // One record after the other, in one transaction: backend.transact joins the accept's as a
+  // savepoint when called inside it (the DLP port still takes the old transaction handle; once it
+  // takes Sql, the accept's `tx` is handed on directly).
+  function recordAll(projectId: string, items: { findings: DlpFinding[]; context: DlpRecordContext }[]): Promise<void> {
+    return deps.backend.transact(async (tx: SqlTx) => {
+      for (const { findings, context } of items) await deps.dlp.record(tx, projectId, findings, context);
+    });
   }
 
   // No message is stored, but every finding is logged and emitted, together or not at all.
   async function recordBlocked(projectId: string, blocked: { prepared: Prepared; findings: DlpFinding[] }[]): Promise<never> {
     const items = blocked.map(({ prepared: { message: m }, findings }) => ({ findings, context: { action: "blocked" as const, messageId: null, from: m.from, to: m.to } }));
-    await deps.backend.transact((tx) => recordAll(tx, projectId, items));
+    await recordAll(projectId, items);
     throw dlpBlocked(blocked.flatMap((b) => b.findings));
   }
 
@@ -103,7 +104,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
         messages: [m],
         relayName: deps.relayName,
         idempotency: request.idempotencyKey ? { key: request.idempotencyKey, bodyHash: bodyHash(body) } : undefined,
-        alsoWrite: warned ? (_outcomes, tx) => deps.dlp.record(tx, auth.projectId, findings, { action: "warned", messageId: m.id, from: m.from, to: m.to }) : undefined,
+        alsoWrite: warned ? () => recordAll(auth.projectId, [{ findings, context: { action: "warned", messageId: m.id, from: m.from, to: m.to } }]) : undefined,
         respond: ([o]) => ({ id: o.id, status: o.status, relay: o.relay, relayMessageId: o.relayMessageId, ...(warned ? { warnings: verdict.warnings, dlp: findings } : {}) }),
       });
       if (result.kind === "conflict") throw idempotencyConflict();
@@ -139,7 +140,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
         relayName: deps.relayName,
         idempotency: idempotencyKey ? { key: idempotencyKey, bodyHash: bodyHash(body) } : undefined,
         alsoWrite: dlp.length
-          ? (_outcomes, tx) => recordAll(tx, auth.projectId, affected.map(({ prepared: { message: m }, findings }) => ({ findings, context: { action: "warned", messageId: m.id, from: m.from, to: m.to } })))
+          ? () => recordAll(auth.projectId, affected.map(({ prepared: { message: m }, findings }) => ({ findings, context: { action: "warned", messageId: m.id, from: m.from, to: m.to } })))
           : undefined,
         respond: (outcomes: AcceptOutcome[]) => {
           const counts: Record<string, number> = {};

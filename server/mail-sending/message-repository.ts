@@ -1,12 +1,9 @@
-// The storage boundary of outgoing mail. Methods are synchronous SQL, like the job queue and the
-// event outbox they write to: each is atomic on its own and joins the caller's transaction when
-// called inside one (a job handler's `write`), so a state change, its history entry, its
-// suppression rows, its events and its follow-up jobs commit together or not at all.
+// The storage boundary of outgoing mail, written once over the store (db/sql.ts). Each method is
+// atomic on its own and joins the caller's transaction `tx` when given one (a job handler's
+// `write`), so a state change, its history entry, its suppression rows, its events and its
+// follow-up jobs commit together or not at all.
 
-import type { Tx } from "../db/tx.ts";
-
-/** Synchronous on SQLite, a promise on PostgreSQL: callers that serve both await it. */
-export type MaybePromise<T> = T | Promise<T>;
+import type { Sql } from "../db/sql.ts";
 
 export const MESSAGE_STATUSES = ["sent", "delivered", "bounced", "soft_bounced", "complained", "delayed", "scheduled", "suppressed", "failed", "canceled"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -76,11 +73,8 @@ export interface AcceptRequest {
   /** The built-in relay's host name, the `relay` of a message it took. */
   relayName: string;
   idempotency?: { key: string; bodyHash: string };
-  /**
-   * Further writes of the same transaction (the DLP log of a warned send), on its `tx`
-   * (server/db/tx.ts): synchronous on SQLite, awaited on PostgreSQL.
-   */
-  alsoWrite?: (outcomes: AcceptOutcome[], tx: Tx) => void | Promise<void>;
+  /** Further writes of the same transaction (the DLP log of a warned send), on its `tx`. */
+  alsoWrite?: (outcomes: AcceptOutcome[], tx: Sql) => Promise<void>;
   /** Builds the response inside the transaction; it is stored for idempotent replays. */
   respond: (outcomes: AcceptOutcome[]) => unknown;
 }
@@ -149,18 +143,18 @@ export interface FunnelCounts {
 
 /** The send side: accept, schedule, cancel, read. */
 export interface SentMessageRepository {
-  accept(request: AcceptRequest): MaybePromise<AcceptResult>;
+  accept(request: AcceptRequest): Promise<AcceptResult>;
   /**
    * A scheduled message whose time came: scheduled -> sent (or suppressed), race-free against
-   * cancel. `tx`: the dispatch job's transaction it joins (server/db/tx.ts).
+   * cancel. `tx`: the dispatch job's transaction it joins.
    */
-  dispatchScheduled(id: string, relayName: string, tx?: Tx): MaybePromise<DispatchResult>;
-  cancel(projectId: string, id: string): MaybePromise<CancelResult>;
-  list(projectId: string, filter: { limit: number; offset: number; status?: MessageStatus; campaign?: string }): MaybePromise<MessageSummary[]>;
-  detail(projectId: string, id: string): MaybePromise<MessageDetail | undefined>;
-  funnel(projectId: string, since: number, campaign?: string): MaybePromise<FunnelCounts>;
+  dispatchScheduled(id: string, relayName: string, tx?: Sql): Promise<DispatchResult>;
+  cancel(projectId: string, id: string): Promise<CancelResult>;
+  list(projectId: string, filter: { limit: number; offset: number; status?: MessageStatus; campaign?: string }): Promise<MessageSummary[]>;
+  detail(projectId: string, id: string): Promise<MessageDetail | undefined>;
+  funnel(projectId: string, since: number, campaign?: string): Promise<FunnelCounts>;
   /** The relay's view: everything needed to compose and deliver. */
-  getForRelay(id: string): MaybePromise<StoredMessage | undefined>;
+  getForRelay(id: string): Promise<StoredMessage | undefined>;
 }
 
 /**
@@ -169,18 +163,18 @@ export interface SentMessageRepository {
  */
 export interface DeliveryOutcomes {
   /** One attempt's outcome, in the same write as the status change it causes; a repeated attempt number is kept once. */
-  recordAttempt(id: string, attempt: DeliveryAttempt, tx?: Tx): MaybePromise<void>;
+  recordAttempt(id: string, attempt: DeliveryAttempt, tx?: Sql): Promise<void>;
   /** sent|delayed -> delivered, with `mail.delivered`; `reply` is the recipient server's answer. */
-  markDelivered(id: string, reply: string, tx?: Tx): MaybePromise<boolean>;
+  markDelivered(id: string, reply: string, tx?: Sql): Promise<boolean>;
   /**
    * Smarthost mode: its 250 is a relay durably accepting the message, not delivery. sent|delayed
    * -> sent, `relayMessageId` = the id in that reply (S11); no event (delivery is learned from DSNs).
    */
-  markHandedOver(id: string, relayMessageId: string, tx?: Tx): MaybePromise<boolean>;
+  markHandedOver(id: string, relayMessageId: string, tx?: Sql): Promise<boolean>;
   /** sent -> delayed (a retry is due); delayed stays delayed with the latest reason. */
-  markDelayed(id: string, reason: string, tx?: Tx): MaybePromise<boolean>;
+  markDelayed(id: string, reason: string, tx?: Sql): Promise<boolean>;
   /** No retry left or a permanent failure before any recipient server answered. */
-  markFailed(id: string, reason: string, tx?: Tx): MaybePromise<boolean>;
+  markFailed(id: string, reason: string, tx?: Sql): Promise<boolean>;
 }
 
 /**
@@ -191,21 +185,21 @@ export interface DeliveryOutcomes {
  */
 export interface MessageFeedback {
   /** Tracking and unsubscribe pages: who the message belongs to. */
-  getTrackingInfo(id: string): MaybePromise<TrackingInfo | undefined>;
+  getTrackingInfo(id: string): Promise<TrackingInfo | undefined>;
   /** opens + 1, history `opened`, `mail.opened`. */
-  recordOpen(id: string): MaybePromise<boolean>;
+  recordOpen(id: string): Promise<boolean>;
   /** The link's clicks and the message's clicks + 1, history `clicked`, `mail.clicked`; the URL to redirect to. */
-  recordClick(id: string, idx: number): MaybePromise<string | undefined>;
+  recordClick(id: string, idx: number): Promise<string | undefined>;
   /** A marketing suppression for the message's scope (stream rules in the README). */
-  recordUnsubscribe(id: string): MaybePromise<boolean>;
+  recordUnsubscribe(id: string): Promise<boolean>;
   /**
    * sent|delayed -> bounced (hard: the address suppressed in both streams, project-wide) or
    * soft_bounced; `mail.bounced`. A delivered message bounces only within
    * DSN_WINDOW_AFTER_DELIVERY_MS of its delivery (decision T7).
    */
-  markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }, tx?: Tx): MaybePromise<boolean>;
+  markBounced(id: string, bounce: { bounceType: "hard" | "soft"; reason: string }, tx?: Sql): Promise<boolean>;
   /** delivered|sent -> complained; marketing messages suppress per scope; `mail.complained`. */
-  markComplained(id: string): MaybePromise<boolean>;
+  markComplained(id: string): Promise<boolean>;
 }
 
 export interface TrackingInfo {

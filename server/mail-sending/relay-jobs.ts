@@ -1,6 +1,7 @@
 // The jobs outgoing mail puts on the one queue (server/jobs): `mail.relay` hands a message to the
 // recipients of one domain; `mail.dispatch` turns a scheduled message into a sent one at sendAt.
-import type { JobQueue } from "../jobs/job-queue.ts";
+import type { Sql } from "../db/sql.ts";
+import type { MailOutbox } from "./mail-outbox.ts";
 
 export const RELAY_JOB = "mail.relay";
 export const DISPATCH_JOB = "mail.dispatch";
@@ -27,7 +28,7 @@ export interface RelayJob {
 /**
  * One job for `to` (its outcome is the status) and one per domain of the other recipients; each
  * job's group is its recipient domain, so one slow MX holds only its own slots. The primary job
- * comes first. Both backends' queues enqueue this list.
+ * comes first.
  */
 export function relayJobs(messageId: string, to: string, others: string[]): RelayJob[] {
   const jobs: RelayJob[] = [{ payload: { messageId, rcpts: [to], primary: true }, group: `mx:${domainOf(to)}` }];
@@ -42,7 +43,8 @@ export function relayJobs(messageId: string, to: string, others: string[]): Rela
 }
 
 /** Enqueues relayJobs(...); returns the primary job's id: the built-in relay's queue id of the message. */
-export function enqueueRelay(jobs: JobQueue, messageId: string, to: string, others: string[]): number {
-  const ids = relayJobs(messageId, to, others).map((j) => jobs.enqueue(RELAY_JOB, j.payload, { group: j.group }));
+export async function enqueueRelay(jobs: MailOutbox, tx: Sql, messageId: string, to: string, others: string[]): Promise<number> {
+  const ids: number[] = [];
+  for (const j of relayJobs(messageId, to, others)) ids.push(await jobs.enqueue(tx, RELAY_JOB, j.payload, { group: j.group }));
   return ids[0];
 }

@@ -5,6 +5,7 @@
 // reschedules the job. `mail.dispatch` turns a scheduled message into a sent one.
 import { relayMessage, type RelayResult, type SmtpRelayOptions } from "../adapters/smtp-relay.ts";
 import type { Clock } from "../jobs/clock.ts";
+import type { Sql } from "../db/sql.ts";
 import type { JobHandler, JobOutcome } from "../jobs/worker.ts";
 import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
 import { notVerifiedText } from "../maildomains/not-verified.ts";
@@ -12,8 +13,8 @@ import { composeMessage, dkimSign } from "./compose.ts";
 import type { LocalTransport } from "./local-transport.ts";
 import { isSandboxAddress, reactionOf, sandboxAnswer } from "./sandbox/sandbox-recipients.ts";
 import { SANDBOX_JOB, type SandboxJobPayload } from "./sandbox/sandbox-reactions.ts";
-import type { Tx } from "../db/tx.ts";
-import type { AttemptOutcome, DeliveryOutcomes, MaybePromise, MessageFeedback, SentMessageRepository, StoredMessage } from "./message-repository.ts";
+import type { MailOutbox } from "./mail-outbox.ts";
+import type { AttemptOutcome, DeliveryOutcomes, MessageFeedback, SentMessageRepository, StoredMessage } from "./message-repository.ts";
 import { DISPATCH_JOB, RELAY_JOB, domainOf, type DispatchJobPayload, type RelayJobPayload } from "./relay-jobs.ts";
 import { nextRetryDelay } from "./retry-schedule.ts";
 import type { ReturnPaths } from "./verp.ts";
@@ -25,8 +26,8 @@ export interface RelayDeps {
   smtp: SmtpRelayOptions;
   /** Recipients whose mailboxes are here; absent, everything goes to an MX (or the smarthost). */
   local?: LocalTransport;
-  /** Enqueues in the caller's transaction (Backend.enqueue): a sandbox recipient's reaction follows its delivery. */
-  enqueue: (tx: Tx, kind: string, payload: unknown) => MaybePromise<unknown>;
+  /** Enqueues in the caller's transaction: a sandbox recipient's reaction follows its delivery. */
+  jobs: Pick<MailOutbox, "enqueue">;
   relayName: string;
   /** The signed envelope senders (T6), made at each attempt: a message queued before T6 leaves with one too. */
   returnPaths: ReturnPaths;
@@ -37,13 +38,16 @@ export interface RelayDeps {
 const IN_FLIGHT = new Set(["sent", "delayed"]);
 
 /**
- * A job's write must stay synchronous on SQLite and be awaited on PostgreSQL (server/db/tx.ts):
- * the repositories answer a value or a promise, and the write passes on only the promise.
+ * A job outcome's write, on the Sql of the worker's transaction that records the outcome.
+ * Transitional (issue 37): the worker's JobOutcome still types its transaction as the old
+ * per-store handle (db/tx.ts), and main's queues cannot run this write yet (SQLite's record
+ * refuses a write that answers a promise, PostgreSQL's hands a bare client): the outcome is not
+ * recorded and the job runs again. Once the queue records outcomes on the Store and hands its Sql
+ * (the foundation's part of issue 37), this is `write` itself.
  */
-const settled = (answer: unknown): void | Promise<void> => (answer instanceof Promise ? answer.then(() => {}) : undefined);
-
-/** `next` after `first`, synchronously when `first` was (SQLite), else after its promise. */
-const then = (first: MaybePromise<unknown>, next: () => void | Promise<void>): void | Promise<void> => (first instanceof Promise ? first.then(next) : next());
+const onWorkerTx = (write: (tx: Sql) => Promise<unknown>): NonNullable<JobOutcome["write"]> => async (tx) => {
+  await write(tx as unknown as Sql);
+};
 
 export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
   const log = deps.log ?? (() => {});
@@ -71,7 +75,7 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
   }
 
   function stop(primary: boolean, m: StoredMessage, reason: string): JobOutcome {
-    return { done: true, write: primary ? (tx) => settled(deps.outcomes.markFailed(m.id, reason, tx)) : undefined };
+    return { done: true, write: primary ? onWorkerTx((tx) => deps.outcomes.markFailed(m.id, reason, tx)) : undefined };
   }
 
   /** `final`: the answer came from the recipient's own side (a mailbox here, the sandbox), never a smarthost's hand-over. */
@@ -82,19 +86,28 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
       if (r.kind !== "accepted") log("copy not delivered", { messageId: m.id, rcpts, outcome: r.kind, reply: r.reply });
       return { done: true };
     }
-    const attempt = (outcome: AttemptOutcome, write: (tx: Tx) => MaybePromise<unknown>): JobOutcome["write"] => {
+    const attempt = (outcome: AttemptOutcome, write: (tx: Sql) => Promise<unknown>): JobOutcome["write"] => {
       const host = "host" in r ? r.host : undefined;
       if (outcome === "delayed" || outcome === "failed" || outcome === "soft_bounced") {
         // Once per attempt, at warn: an operator sees why mail is not leaving without opening the API.
         log("delivery attempt not delivered", { messageId: m.id, to: m.to, attempt: attempts, outcome, reason: r.reply, host });
       }
-      return (tx) => then(deps.outcomes.recordAttempt(m.id, { attempt: attempts, outcome, reason: r.reply, host }, tx), () => settled(write(tx)));
+      return onWorkerTx(async (tx) => {
+        await deps.outcomes.recordAttempt(m.id, { attempt: attempts, outcome, reason: r.reply, host }, tx);
+        await write(tx);
+      });
     };
     switch (r.kind) {
       case "accepted":
         // A smarthost's 250 is a hand-over to another relay, not delivery (S11, S12).
         if (deps.smtp.smarthost && !final) return { done: true, write: attempt("handed_over", (tx) => deps.outcomes.markHandedOver(m.id, r.queueId ?? r.reply, tx)) };
-        return { done: true, write: attempt("delivered", (tx) => then(deps.outcomes.markDelivered(m.id, r.reply, tx), () => sandboxReaction(m, tx))) };
+        return {
+          done: true,
+          write: attempt("delivered", async (tx) => {
+            await deps.outcomes.markDelivered(m.id, r.reply, tx);
+            await sandboxReaction(m, tx);
+          }),
+        };
       case "rejected":
         return { done: true, write: attempt("bounced", (tx) => deps.outcomes.markBounced(m.id, { bounceType: "hard", reason: r.reply }, tx)) };
       case "unroutable":
@@ -111,17 +124,16 @@ export function mailJobHandlers(deps: RelayDeps): Record<string, JobHandler> {
   }
 
   /** A sandbox recipient's reaction (a DSN, a complaint, an open, a click) after its delivery. */
-  function sandboxReaction(m: StoredMessage, tx: Tx): void | Promise<void> {
+  async function sandboxReaction(m: StoredMessage, tx: Sql): Promise<void> {
     const reaction = isSandboxAddress(m.to) ? reactionOf(m.to) : undefined;
-    if (!reaction) return;
-    return settled(deps.enqueue(tx, SANDBOX_JOB, { messageId: m.id, reaction } satisfies SandboxJobPayload));
+    if (reaction) await deps.jobs.enqueue(tx, SANDBOX_JOB, { messageId: m.id, reaction } satisfies SandboxJobPayload);
   }
 
   return {
     [RELAY_JOB]: relay,
     [DISPATCH_JOB]: async (job) => {
       const { messageId } = job.payload as DispatchJobPayload;
-      return { done: true, write: (tx) => settled(deps.messages.dispatchScheduled(messageId, deps.relayName, tx)) };
+      return { done: true, write: onWorkerTx((tx) => deps.messages.dispatchScheduled(messageId, deps.relayName, tx)) };
     },
   };
 }

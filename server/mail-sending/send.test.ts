@@ -171,7 +171,7 @@ it("complaints and unsubscribes suppress the marketing stream of their scope; tr
   const send = (stream: string, scope?: string) => t.api("POST", "/v1/mail/send", { ...base(), to: "fan@dest.test", stream, scope });
   const first = await send("marketing", "shop-a");
   await p.worker.drain();
-  expect(p.services.mailFeedback.markComplained(first.body.id)).toBe(true);
+  expect(await p.services.mailFeedback.markComplained(first.body.id)).toBe(true);
   expect(await status(first.body.id)).toBe("complained");
   expect((await send("marketing", "shop-a")).body.status).toBe("suppressed");
   expect((await send("marketing", "shop-b")).body.status).toBe("sent");
@@ -179,7 +179,7 @@ it("complaints and unsubscribes suppress the marketing stream of their scope; tr
   expect((await send("transactional", "shop-a")).body.status).toBe("sent");
   // An unsubscribe from a project-wide (empty scope) message covers every scope.
   const wide = await send("marketing");
-  expect(p.services.mailFeedback.recordUnsubscribe(wide.body.id)).toBe(true);
+  expect(await p.services.mailFeedback.recordUnsubscribe(wide.body.id)).toBe(true);
   expect((await send("marketing", "shop-b")).body.status).toBe("suppressed");
   expect((await send("transactional")).body.status).toBe("sent");
   await p.worker.drain();

@@ -11,9 +11,10 @@ import { zoneRepository } from "../../dns/zone-repository.ts";
 import { PgEventOutbox } from "../../events/pg-event-outbox.ts";
 import { SqlDeliveryRepository, type DeliveryRepository } from "../../inbound/delivery-repository.ts";
 import { PgJobQueue } from "../../jobs/pg-job-queue.ts";
-import { PgMessageOutcomes } from "../../mail-sending/pg-message-outcomes.ts";
-import { PgSentMessageRepository } from "../../mail-sending/pg-sent-message-repository.ts";
-import { PgTemplateRepository } from "../../mail-sending/pg-template-repository.ts";
+import type { MailOutbox } from "../../mail-sending/mail-outbox.ts";
+import { SqlMessageOutcomes } from "../../mail-sending/message-outcomes.ts";
+import { SqlSentMessageRepository } from "../../mail-sending/sent-message-repository.ts";
+import { SqlTemplateRepository } from "../../mail-sending/template-repository.ts";
 import { SqlMessageRepository } from "../../mailbox-reading/message-repository.ts";
 import { CachedMailboxRepository } from "../../mailboxes/cached-mailbox-repository.ts";
 import { MAILBOXES_CHANNEL, SqlMailboxRepository } from "../../mailboxes/mailbox-repository.ts";
@@ -27,8 +28,20 @@ import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
 import { PgWebhookRepository } from "../../webhooks/pg-webhook-repository.ts";
 import { postgresBackend } from "../backend.ts";
 import { notifyWatcher, type Pg } from "./pg.ts";
-import { storeOnPostgres } from "./postgres-store.ts";
+import { storeOnPostgres, type PostgresStore } from "./postgres-store.ts";
 import { SqlProjectRepository } from "../../projects/project-repository.ts";
+
+/**
+ * Outgoing mail's jobs and events on the queue and outbox, on the client of the transaction open
+ * in the caller's context (the caller's `tx`).
+ */
+export function postgresMailOutbox(store: PostgresStore, jobs: PgJobQueue, events: PgEventOutbox): MailOutbox {
+  return {
+    enqueue: (_tx, kind, payload, options) => jobs.enqueue(store.on(), kind, payload, options),
+    cancelWhere: (_tx, kind, path, value) => jobs.cancelWhere(store.on(), kind, path, value),
+    emit: (_tx, projectId, type, data) => events.emit(store.on(), projectId, type, data),
+  };
+}
 
 /** The repositories on pg, connected and migrated already (openPostgres). */
 export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): Promise<StoreServices> {
@@ -37,6 +50,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
   const events = new PgEventOutbox(jobs, clock);
   const backend = postgresBackend(pg, jobs, events);
   const mailboxes = new CachedMailboxRepository(new SqlMailboxRepository(store), await store.changes(MAILBOXES_CHANNEL));
+  const mailOutbox = postgresMailOutbox(store, jobs, events);
   // PostgreSQL's schema has no trigger counting messages: the delivery keeps mailbox_message_counts.
   const stored = new SqlDeliveryRepository(backend, { countsMessages: true });
   // The delivery's NOTIFY reaches this instance's cache a moment after the commit; dropping the
@@ -65,9 +79,10 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     delivery,
     // No distinct address lists here: pg_trgm indexes answer the substring filters.
     mailboxMessages: new SqlMessageRepository(store, { addressLists: false }),
-    sentMessages: new PgSentMessageRepository(pg, jobs, clock),
-    mailFeedback: new PgMessageOutcomes(pg, events, clock),
-    templates: new PgTemplateRepository(pg),
+    sentMessages: new SqlSentMessageRepository(store, mailOutbox, clock),
+    mailFeedback: new SqlMessageOutcomes(store, mailOutbox, clock),
+    mailOutbox,
+    templates: new SqlTemplateRepository(store),
     certificates: new SqlCertificateRepository(store, clock),
     dlpLog: new SqlDlpRepository(store),
     bots: new SqlBotRepository(store),
@@ -81,6 +96,6 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
 export function postgresConsoleStore(pg: Pg): ConsoleStore {
   return {
     ...consoleStoreOn(storeOnPostgres(pg)),
-    templates: new PgTemplateRepository(pg),
+    templates: new SqlTemplateRepository(storeOnPostgres(pg)),
   };
 }
