@@ -1,7 +1,9 @@
 // A zone exercising every record type and answer path, shared by the socket tests, the
 // dig tests and the benchmark. Records go through validateRecord like API input does.
 import { DatabaseSync } from "node:sqlite";
-import { SqliteDnsRecordRepository, dnsMigrations } from "./sqlite-zone-repository.ts";
+import { migrateSqliteNow } from "../db/migrate.ts";
+import { dnsMigrations } from "./migrations.ts";
+import { SqliteDnsRecordRepository } from "./sqlite-zone-repository.ts";
 import { checkNameConflicts, validateRecord, type RecordInput } from "./validate-record.ts";
 
 export const EXAMPLE_ZONE = "example.test";
@@ -31,7 +33,7 @@ export const EXAMPLE_RECORDS: RecordInput[] = [
 
 export async function createExampleZone(records: RecordInput[] = EXAMPLE_RECORDS) {
   const db = new DatabaseSync(":memory:");
-  db.exec(dnsMigrations);
+  migrateSqliteNow(db, dnsMigrations);
   const repository = new SqliteDnsRecordRepository(db);
   await repository.createZone({ name: EXAMPLE_ZONE, projectId: "demo" });
   for (const input of records) {

@@ -2,12 +2,14 @@
 // zone-repository.contract.ts (run by zone-repository.test.ts).
 import { DatabaseSync } from "node:sqlite";
 import { beforeEach, describe, expect, it } from "vitest";
-import { SqliteDnsRecordRepository, dnsMigrations } from "./sqlite-zone-repository.ts";
+import { migrateSqliteNow } from "../db/migrate.ts";
+import { dnsMigrations } from "./migrations.ts";
+import { SqliteDnsRecordRepository } from "./sqlite-zone-repository.ts";
 
 function freshRepository() {
   const db = new DatabaseSync(":memory:");
   db.exec("PRAGMA foreign_keys = ON");
-  db.exec(dnsMigrations);
+  migrateSqliteNow(db, dnsMigrations);
   return { db, repo: new SqliteDnsRecordRepository(db) };
 }
 
@@ -22,7 +24,7 @@ describe("SqliteDnsRecordRepository", () => {
   });
 
   it("applies its migrations twice without harm", () => {
-    expect(() => db.exec(dnsMigrations)).not.toThrow();
+    expect(() => migrateSqliteNow(db, dnsMigrations)).not.toThrow();
   });
 
   it("joins a transaction the caller already holds", async () => {

@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type DnsServer } from "./authoritative-server.ts";
-import { SqliteDnsRecordRepository, dnsMigrations } from "./sqlite-zone-repository.ts";
+import { migrateSqliteNow } from "../db/migrate.ts";
+import { dnsMigrations } from "./migrations.ts";
+import { SqliteDnsRecordRepository } from "./sqlite-zone-repository.ts";
 import { queryUdp } from "./wire-client.ts";
 
 let dir: string;
@@ -19,7 +21,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dns-cache-"));
   serverDb = new DatabaseSync(join(dir, "platform.db"));
   serverDb.exec("PRAGMA journal_mode = WAL");
-  serverDb.exec(dnsMigrations);
+  migrateSqliteNow(serverDb, dnsMigrations);
   consoleDb = new DatabaseSync(join(dir, "platform.db"));
   const repository = new SqliteDnsRecordRepository(serverDb);
   await repository.createZone({ name: "cache.test" });

@@ -1,16 +1,19 @@
-// Schema of the DNS area on PostgreSQL (sqlite-zone-repository.ts's dnsMigrations): zones need
-// no project row (the console creates zones before binding them), as on SQLite.
-import type { PgMigration } from "../db/postgres/migrations.ts";
+// Schema of the DNS area: zones need no project row (the console creates zones before binding
+// them to a project); records go with their zone. `zones.serial` is bumped by every write of a
+// record (the zone repository); a record written by other SQL must bump it too, or secondaries and
+// caches keep the old answer.
+import type { Migration } from "../db/migration.ts";
 
-export const dnsPgMigrations: PgMigration[] = [
+export const dnsMigrations: Migration[] = [
   {
-    version: 2,
-    name: "dns zones and records",
+    version: 102,
+    name: "dns zones and records (baseline of release 9cecd55)",
+    baseline: true,
     sql: `
       CREATE TABLE zones (
         name TEXT PRIMARY KEY,
         project_id TEXT,
-        registrar_requires_data BOOLEAN NOT NULL DEFAULT false,
+        registrar_requires_data BOOLEAN NOT NULL DEFAULT FALSE,
         serial BIGINT NOT NULL DEFAULT 1,
         created_at TEXT NOT NULL
       );
