@@ -3,7 +3,7 @@
 // composes them, and areas never import it, so the composition has no import circle.
 //
 // Versions: 100-199 hold one baseline per area, the schema as release 9cecd55 left it (decision
-// P7), numbered in the order their foreign keys need. A later change is a new migration with the
+// P8), numbered in the order their foreign keys need. A later change is a new migration with the
 // next free version from 200 on, written once; db/migrations.test.ts refuses two with one version.
 import { keyMigrations } from "../auth/migrations.ts";
 import { certificateMigrations } from "../certificates/migrations.ts";
