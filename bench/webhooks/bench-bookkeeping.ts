@@ -1,11 +1,11 @@
 // Where a delivery's durable bookkeeping goes, for the webhook benchmark's README: runs
 // `benchmarkWebhooks` (bench.ts) with every claim, load and record call of the queue and the
 // delivery store timed in place, and prints microseconds per call and per delivery. By hand:
-// `node server/webhooks/bench-bookkeeping.ts [--rounds 5] [--count 2000]`. The wrapping costs a
+// `node bench/webhooks/bench-bookkeeping.ts [--rounds 5] [--count 2000]`. The wrapping costs a
 // clock read per call; the CPU per delivery it prints is a little above bench.ts's own.
 import { parseArgs } from "node:util";
-import { JobQueue } from "../jobs/job-queue.ts";
-import { SqliteDeliveryStore } from "./sqlite-delivery-store.ts";
+import { JobQueue } from "../../server/jobs/job-queue.ts";
+import { SqliteDeliveryStore } from "../../server/webhooks/sqlite-delivery-store.ts";
 import { benchmarkWebhooks, printWebhookBench, WARM_UP_ROUNDS } from "./bench.ts";
 
 const spent = new Map<string, { ns: bigint; calls: number }>();

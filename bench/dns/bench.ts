@@ -8,9 +8,9 @@ import dgram from "node:dgram";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { decode, encode } from "dns-packet";
-import { startDnsServer } from "./authoritative-server.ts";
-import { createExampleZone } from "./example-zone.ts";
-import { queryPacket } from "./wire-client.ts";
+import { startDnsServer } from "../../server/dns/authoritative-server.ts";
+import { createExampleZone } from "../../server/dns/example-zone.ts";
+import { queryPacket } from "../../server/dns/wire-client.ts";
 import { INSTALL_COMMAND, benchmarkPeers, formatPeers, missingPeers } from "./peers-bench.ts";
 
 type Target = "bare" | "platform";

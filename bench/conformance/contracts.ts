@@ -14,15 +14,15 @@ import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
-import { loadContract } from "../engine/load-contract.ts";
-import { run } from "../engine/runner.ts";
-import { correctBehaviour, serve, type Options } from "../fixtures/contract-server.ts";
-import { World } from "../fixtures/world.ts";
-import { freePort, waitForHttp } from "../scripts/free-port.ts";
-import { unpackFileSet } from "../fixtures/file-set.ts";
+import { loadContract } from "../../conformance/engine/load-contract.ts";
+import { run } from "../../conformance/engine/runner.ts";
+import { correctBehaviour, serve, type Options } from "../../conformance/fixtures/contract-server.ts";
+import { World } from "../../conformance/fixtures/world.ts";
+import { freePort, waitForHttp } from "../../conformance/scripts/free-port.ts";
+import { unpackFileSet } from "../../conformance/fixtures/file-set.ts";
 import { ownRequests, requestKey } from "./own-failures.ts";
 
-const DIR = path.resolve(import.meta.dirname, "../fixtures/contracts");
+const DIR = path.resolve(import.meta.dirname, "../../conformance/fixtures/contracts");
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CONTRACTS = [
   "stripe-spec3.json.gz",

@@ -22,8 +22,8 @@ interface CannonResult {
 const autocannon = createRequire(import.meta.url)("autocannon") as (opts: object) => Promise<CannonResult>;
 
 async function serve(): Promise<Ready & { close(): Promise<void> }> {
-  const { startTestPlatform } = await import("../test/harness.ts");
-  const { transaction } = await import("../db/database.ts");
+  const { startTestPlatform } = await import("../../server/test/harness.ts");
+  const { transaction } = await import("../../server/db/database.ts");
   const p = await startTestPlatform({ dns: { enabled: false, host: "127.0.0.1", port: 0 } }, { runWorker: false });
   const t = await p.newTenant("list-bench", { rateLimit: 1_000_000_000 });
   const full = (await t.api("POST", "/v1/mailboxes", { name: "full", domain: t.domain, password: "correct horse" })).body.id as string;

@@ -1,5 +1,5 @@
 // What one claim costs with and without a backlog of one group in front of the queue (run by hand:
-// `node server/jobs/claim-bench.ts [--postgres] [--rounds 5] [--reps 200] [--backlog 20000]`; the
+// `node bench/jobs/claim-bench.ts [--postgres] [--rounds 5] [--reps 200] [--backlog 20000]`; the
 // numbers are in server/jobs/README.md). Each case claims, then gives the leases back outside the
 // measurement, so every claim sees the same table. Printed per case: the median over rounds of the
 // median wall time and of this thread's CPU per claim.
@@ -7,14 +7,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { loadLine, median } from "../bench/stats.ts";
-import { openDatabase } from "../db/database.ts";
-import { openPostgres } from "../db/postgres/migrations.ts";
+import { loadLine, median } from "../stats.ts";
+import { openDatabase } from "../../server/db/database.ts";
+import { openPostgres } from "../../server/db/postgres/migrations.ts";
 import { startPostgres } from "../../test/support/postgres.ts";
-import { manualClock } from "./clock.ts";
-import type { Job } from "./job-queue.ts";
-import { JobQueue } from "./job-queue.ts";
-import { PgJobQueue } from "./pg-job-queue.ts";
+import { manualClock } from "../../server/jobs/clock.ts";
+import type { Job } from "../../server/jobs/job-queue.ts";
+import { JobQueue } from "../../server/jobs/job-queue.ts";
+import { PgJobQueue } from "../../server/jobs/pg-job-queue.ts";
 
 const { values: args } = parseArgs({
   options: { postgres: { type: "boolean", default: false }, rounds: { type: "string", default: "5" }, reps: { type: "string", default: "200" }, backlog: { type: "string", default: "20000" } },

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { SMTPServer } from "smtp-server";
-import { formatRatio, loadLine, median, recordGoal } from "../bench/stats.ts";
+import { formatRatio, loadLine, median, recordGoal } from "../stats.ts";
 import { startPostfixPeer, reapedChildrenCpuMs, requirePostfix, type PostfixPeer } from "./postfix-peer.ts";
 import { smtpSource } from "./smtp-source.ts";
 
@@ -49,8 +49,8 @@ async function serve(target: "bare" | "platform"): Promise<Served> {
     const address = server.server.address();
     return { port: typeof address === "object" && address ? address.port : 0, kept: () => kept, close: () => new Promise((r) => server.close(() => r())) };
   }
-  const { startTestPlatform } = await import("../test/harness.ts");
-  const { defaults } = await import("../config.ts");
+  const { startTestPlatform } = await import("../../server/test/harness.ts");
+  const { defaults } = await import("../../server/config.ts");
   // One sending host at 40 connections: the per-client cap (default 20, decision I1) is raised
   // to Postfix's own default (smtpd_client_connection_count_limit 50), which the peer runs with.
   const p = await startTestPlatform({ smtp: { ...defaults.smtp, port: 0, maxConnectionsPerClient: 50 } }, { runWorker: false });
@@ -243,7 +243,7 @@ export async function benchmarkInbound({ seconds = 3, rounds = 5, connectionCoun
   }
 }
 
-/** The lines `npm run bench` and `node server/inbound/bench.ts` print. */
+/** The lines `npm run bench` and `node bench/inbound/bench.ts` print. */
 export function formatInbound(results: InboundConnectionsResult[], seconds: number): string[] {
   const lines: string[] = [];
   for (const r of results) {

@@ -3,7 +3,7 @@
 // the same SQLite schema (WAL, synchronous=FULL: one fsync'd commit per request on both sides),
 // autocannon at 50 connections; with a PostgreSQL URL, also the platform on PostgreSQL against the
 // same bare route. Part of `npm run bench`; alone:
-//   node server/bench/accept-bench.ts [--rounds 5] [--duration 5] [--connections 50]
+//   node bench/accept-bench.ts [--rounds 5] [--duration 5] [--connections 50]
 //                                     [--skip-postgres] [--cpu-prof DIR]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,14 +17,14 @@ const sendBody = (from: string) => JSON.stringify({ from, to: "bob@dest.test", s
 
 async function serve(target: Target, databaseUrl = "") {
   if (target !== "bare") {
-    const { startTestPlatform } = await import("../test/harness.ts");
+    const { startTestPlatform } = await import("../server/test/harness.ts");
     // The relay stays off: this measures accepting, not delivering.
     const p = await startTestPlatform({ dns: { enabled: false, host: "127.0.0.1", port: 0 }, databaseUrl }, { runWorker: false });
     const t = await p.newTenant("bench", { rateLimit: 1_000_000_000 });
     return { url: `${p.url}/v1/mail/send`, key: t.key, body: sendBody(`news@${t.domain}`), close: () => p.stop() };
   }
-  const { openDatabase } = await import("../db/database.ts");
-  const { newId } = await import("../ids.ts");
+  const { openDatabase } = await import("../server/db/database.ts");
+  const { newId } = await import("../server/ids.ts");
   const dir = mkdtempSync(path.join(tmpdir(), "bench-bare-"));
   const db = openDatabase(dir);
   db.prepare("INSERT INTO projects (id, name, created_at) VALUES ('prj_bench', 'bench', ?)").run(new Date().toISOString());

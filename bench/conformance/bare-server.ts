@@ -4,8 +4,8 @@
 // thread never shares its event loop.
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
 import fastify from "fastify";
-import { platformContract } from "../fixtures/platform.ts";
-import { synthesize } from "../fixtures/synthesize.ts";
+import { platformContract } from "../../conformance/fixtures/platform.ts";
+import { synthesize } from "../../conformance/fixtures/synthesize.ts";
 
 const RATE_LIMIT_HEADERS = { "ratelimit-limit": "1000", "ratelimit-remaining": "999", "ratelimit-reset": "60" };
 

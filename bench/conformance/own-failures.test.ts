@@ -4,7 +4,7 @@
 // Discord; those were not counted before).
 import { describe, expect, it } from "vitest";
 import { refusedByServer } from "./own-failures.ts";
-import type { Exchange } from "../engine/types.ts";
+import type { Exchange } from "../../conformance/engine/types.ts";
 
 const exchange = (status: number, headers: Record<string, string>, json: unknown) =>
   ({ response: { status, headers, json, text: JSON.stringify(json), isJson: true } }) as unknown as Exchange;

@@ -2,7 +2,7 @@
 // serialization) against a bare fastify route answering the same JSON, and the same platform on
 // PostgreSQL against the same baseline when a database URL is given. Part of `npm run bench`;
 // alone (a quick run while working on the request path):
-//   node server/bench/http-bench.ts [--rounds 5] [--duration 5] [--connections 10]
+//   node bench/http-bench.ts [--rounds 5] [--duration 5] [--connections 10]
 //                                   [--skip-postgres] [--cpu-prof DIR]
 // `--cpu-prof DIR` writes each server thread's profile of the measured rounds to DIR.
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,7 @@ import fastify from "fastify";
 import { autocannon, compareWithBare, runAlone, serveFromWorker, type BareComparisonOptions, type Ready, type Target } from "./worker-target.ts";
 
 async function serve(target: Target, databaseUrl = "") {
-  const { startTestPlatform } = await import("../test/harness.ts");
+  const { startTestPlatform } = await import("../server/test/harness.ts");
   const p = await startTestPlatform({ dns: { enabled: false, host: "127.0.0.1", port: 0 }, databaseUrl });
   // A key whose limit the benchmark never reaches, on a project with ten mailboxes.
   const t = await p.newTenant("bench", { rateLimit: 1_000_000_000 });

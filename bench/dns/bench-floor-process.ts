@@ -7,10 +7,10 @@
 // platform's and the answer comparison holds for it too.
 // Usage (by peers-bench.ts only): node bench-floor-process.ts <port>
 import dgram from "node:dgram";
-import { createExampleZone } from "./example-zone.ts";
+import { createExampleZone } from "../../server/dns/example-zone.ts";
 import { BENCH_RECORDS } from "./bench-platform-process.ts";
-import { respond } from "./respond.ts";
-import { ZoneCache } from "./zone-cache.ts";
+import { respond } from "../../server/dns/respond.ts";
+import { ZoneCache } from "../../server/dns/zone-cache.ts";
 
 if (import.meta.main) {
   const { repository } = await createExampleZone(BENCH_RECORDS);

@@ -11,8 +11,8 @@ import { createValidatorCompiler } from "../../generated/server/validation.ts";
 import contract from "../../generated/openapi/openapi.json" with { type: "json" };
 import { dereference } from "../../conformance/engine/dereference.ts";
 import { arbitraryFor } from "../../conformance/engine/schema-arbitrary.ts";
-import { DNS_RECORD_TYPES } from "./record-data.ts";
-import { checkNameConflicts, validateRecord, type RecordInput } from "./validate-record.ts";
+import { DNS_RECORD_TYPES } from "../../server/dns/record-data.ts";
+import { checkNameConflicts, validateRecord, type RecordInput } from "../../server/dns/validate-record.ts";
 
 const ZONE = "example.test";
 const compile = createValidatorCompiler(components);

@@ -43,9 +43,9 @@ function startSinkThread(): Promise<{ port: number; received(): Promise<number>;
 export async function benchmarkRelay(options: { messages?: number; rounds?: number; profile?: string } = {}): Promise<RelayBench> {
   const messages = options.messages ?? 400;
   const rounds = options.rounds ?? 5;
-  const { startTestPlatform } = await import("../test/harness.ts");
-  const { hostMailZone } = await import("../test/mail-zone.ts");
-  const { composeMessage, SIGNED_HEADERS } = await import("../mail-sending/compose.ts");
+  const { startTestPlatform } = await import("../server/test/harness.ts");
+  const { hostMailZone } = await import("../server/test/mail-zone.ts");
+  const { composeMessage, SIGNED_HEADERS } = await import("../server/mail-sending/compose.ts");
   const { measure, PhaseProfiler } = await import("./phase-profile.ts");
   const { loadLine, median } = await import("./stats.ts");
   const sink = await startSinkThread();
@@ -118,7 +118,7 @@ export async function printRelayBench(r: RelayBench): Promise<void> {
 }
 
 if (!isMainThread && (workerData as { sink?: boolean })?.sink) {
-  const { startSmtpSink } = await import("../test/smtp-sink.ts");
+  const { startSmtpSink } = await import("../server/test/smtp-sink.ts");
   const sink = await startSmtpSink();
   // Only the count is asked for: the messages themselves are dropped as they come.
   let received = 0;
@@ -128,7 +128,7 @@ if (!isMainThread && (workerData as { sink?: boolean })?.sink) {
   parentPort!.postMessage(sink.port);
 }
 
-// `npm run bench:relay` (node server/bench/mail-bench.ts [--rounds 5] [--messages 400] [--profile FILE]): the relay alone.
+// `npm run bench:relay` (node bench/mail-bench.ts [--rounds 5] [--messages 400] [--profile FILE]): the relay alone.
 if (isMainThread && import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" }, messages: { type: "string", default: "400" }, profile: { type: "string" } } });
   await printRelayBench(await benchmarkRelay({ rounds: Number(values.rounds), messages: Number(values.messages), profile: values.profile }));

@@ -9,10 +9,10 @@
 // Loopback only; bounded by counts and a deadline.
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import { run, type RunResult } from "../engine/runner.ts";
-import type { Phase } from "../engine/types.ts";
-import { CONTRACT_PATH } from "../fixtures/platform.ts";
-import { startReference } from "../scripts/reference-server.ts";
+import { run, type RunResult } from "../../conformance/engine/runner.ts";
+import type { Phase } from "../../conformance/engine/types.ts";
+import { CONTRACT_PATH } from "../../conformance/fixtures/platform.ts";
+import { startReference } from "../../conformance/scripts/reference-server.ts";
 import { startBareServer } from "./bare-server.ts";
 
 interface CannonResult {

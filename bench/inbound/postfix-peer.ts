@@ -117,7 +117,7 @@ export async function startPostfixPeer(recipient: string): Promise<PostfixPeer> 
 }
 
 function mainCf(root: string, domain: string, uid: number, gid: number): string {
-  return `# The inbound bench's private Postfix (server/inbound/postfix-peer.ts): loopback only.
+  return `# The inbound bench's private Postfix (bench/inbound/postfix-peer.ts): loopback only.
 compatibility_level = 3.6
 config_directory = ${root}/conf
 queue_directory = ${root}/queue

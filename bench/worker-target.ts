@@ -214,7 +214,7 @@ export async function runAlone(defaultConnections: number, run: (o: BareComparis
   });
   const cpuProfDir = values["cpu-prof"];
   if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
-  const postgres = values["skip-postgres"] ? undefined : await (await import("../../test/support/postgres.ts")).startPostgres();
+  const postgres = values["skip-postgres"] ? undefined : await (await import("../test/support/postgres.ts")).startPostgres();
   try {
     await run({ duration: Number(values.duration), connections: Number(values.connections), rounds: Number(values.rounds), databaseUrl: postgres && (await postgres.newDatabase()), cpuProfDir });
   } finally {

@@ -4,9 +4,9 @@
 // file the peers serve from these very records, then prints its UDP port.
 // Usage (by peers-bench.ts only): node bench-platform-process.ts <zone-file-path>
 import { writeFileSync } from "node:fs";
-import { startDnsServer } from "./authoritative-server.ts";
-import { EXAMPLE_RECORDS, EXAMPLE_ZONE, createExampleZone } from "./example-zone.ts";
-import { zoneFile } from "./zone-file.ts";
+import { startDnsServer } from "../../server/dns/authoritative-server.ts";
+import { EXAMPLE_RECORDS, EXAMPLE_ZONE, createExampleZone } from "../../server/dns/example-zone.ts";
+import { zoneFile } from "../../server/dns/zone-file.ts";
 
 /** The example zone plus a two-step CNAME chain (chain -> www -> web). */
 export const BENCH_RECORDS = [...EXAMPLE_RECORDS, { type: "CNAME", name: "chain", data: "www.example.test" }];

@@ -5,9 +5,9 @@
 // through the real HTTP server (warn vs off, alternating rounds).
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { stopOcr } from "./extract/ocr.ts";
-import { scanMessage } from "./scanner.ts";
-import * as doc from "./test/documents.ts";
+import { stopOcr } from "../../server/dlp/extract/ocr.ts";
+import { scanMessage } from "../../server/dlp/scanner.ts";
+import * as doc from "../../server/dlp/test/documents.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
@@ -76,8 +76,8 @@ export interface SendLatency {
  * are warmed up first: the first scan starts the scanning thread, which no later send pays.
  */
 export async function benchmarkDlpSend(rounds = 5, perRound = 40): Promise<SendLatency> {
-  const { startTestPlatform } = await import("../test/harness.ts");
-  const { hostMailZone } = await import("../test/mail-zone.ts");
+  const { startTestPlatform } = await import("../../server/test/harness.ts");
+  const { hostMailZone } = await import("../../server/test/mail-zone.ts");
   const p = await startTestPlatform({ dns: { enabled: true, host: "127.0.0.1", port: 0 } }, { runWorker: false });
   try {
     const t = await p.newTenant("dlpbench", { rateLimit: 1_000_000_000 });

@@ -3,9 +3,9 @@
 // baseline, in alternating rounds of the same run. Wall-clock time through the real worker.
 import { rmSync } from "node:fs";
 import { freePort } from "../../conformance/scripts/free-port.ts";
-import { defaults } from "../config.ts";
-import { startTestPlatform, type Tenant } from "../test/harness.ts";
-import { pebbleTls, startPebble } from "../test/pebble.ts";
+import { defaults } from "../../server/config.ts";
+import { startTestPlatform, type Tenant } from "../../server/test/harness.ts";
+import { pebbleTls, startPebble } from "../../server/test/pebble.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 10);
 

@@ -10,8 +10,8 @@ import { createServer } from "node:net";
 import dgram from "node:dgram";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { formatRatio, loadLine, median, recordGoal } from "../bench/stats.ts";
-import { queryUdp, type Reply } from "./wire-client.ts";
+import { formatRatio, loadLine, median, recordGoal } from "../stats.ts";
+import { queryUdp, type Reply } from "../../server/dns/wire-client.ts";
 
 export const INSTALL_COMMAND = "sudo sh scripts/install-system-deps.sh --bench";
 

@@ -1,4 +1,4 @@
-// Webhook delivery throughput (part of `npm run bench`; alone: `node server/webhooks/bench.ts`,
+// Webhook delivery throughput (part of `npm run bench`; alone: `node bench/webhooks/bench.ts`,
 // options `--rounds 5 --count 2000 --profile FILE`): events already in the outbox, delivered by
 // the real worker (claim, load, open the secret, sign, SSRF-checked POST, record the attempt and
 // remove the job in one transaction) to a loopback receiver, against a bare undici POST loop to
@@ -12,9 +12,9 @@ import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort } from "node:worker_threads";
 import { Agent, request } from "undici";
-import { transaction } from "../db/database.ts";
-import { measure, PhaseProfiler } from "../bench/phase-profile.ts";
-import { formatRatio, loadLine, median } from "../bench/stats.ts";
+import { transaction } from "../../server/db/database.ts";
+import { measure, PhaseProfiler } from "../phase-profile.ts";
+import { formatRatio, loadLine, median } from "../stats.ts";
 
 export interface WebhookBench {
   /** Deliveries per second of each round. */
@@ -58,8 +58,8 @@ async function bareLoop(url: string, count: number, body: string): Promise<numbe
 export async function benchmarkWebhooks(options: { count?: number; rounds?: number; profile?: string } = {}): Promise<WebhookBench> {
   const count = options.count ?? 2000;
   const rounds = options.rounds ?? 5;
-  const { startTestPlatform } = await import("../test/harness.ts");
-  const { closeOutboundConnections } = await import("../adapters/outbound-http.ts");
+  const { startTestPlatform } = await import("../../server/test/harness.ts");
+  const { closeOutboundConnections } = await import("../../server/adapters/outbound-http.ts");
   const receiver = await startReceiverThread();
   const p = await startTestPlatform({ allowHttpLoopbackWebhooks: true, dns: { enabled: false, host: "127.0.0.1", port: 0 } }, { runWorker: false });
   const t = await p.newTenant("bench");
@@ -102,7 +102,7 @@ export async function benchmarkWebhooks(options: { count?: number; rounds?: numb
   return { engine, bare, engineCpuUs: median(engineCpu), bareCpuUs: median(bareCpu), loadBefore, loadAfter: loadLine() };
 }
 
-/** The lines `npm run bench` and `node server/webhooks/bench.ts` print. */
+/** The lines `npm run bench` and `node bench/webhooks/bench.ts` print. */
 export function printWebhookBench(r: WebhookBench, count: number): void {
   console.log(`Webhook deliveries: ${count} per round, ${r.engine.length} interleaved rounds, 4 per origin, loopback receiver in its own thread (${r.loadBefore})`);
   console.log(`  bare undici POST loop:  ${Math.round(median(r.bare))}/s, ${Math.round(r.bareCpuUs)} us CPU per POST`);

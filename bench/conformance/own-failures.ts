@@ -2,8 +2,8 @@
 // A case the suite called valid that the server refused by its own reading of the contract (Prism's
 // request validation, security and routing errors; the fixture's validation) or that the fixture
 // could not answer is the suite's own failure, not the implementation's.
-import { caseIsValid } from "../engine/case-arbitrary.ts";
-import type { Exchange } from "../engine/types.ts";
+import { caseIsValid } from "../../conformance/engine/case-arbitrary.ts";
+import type { Exchange } from "../../conformance/engine/types.ts";
 
 const own: Set<string> = ((globalThis as any).__benchOwnRequests ??= new Set<string>());
 

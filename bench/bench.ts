@@ -1,12 +1,12 @@
 // `npm run bench`: GET /v1/mailboxes on the full platform (auth, rate limit, SQLite, validation,
 // serialization) against a bare fastify route answering the same JSON, in the same run, and the
 // same platform on PostgreSQL (a throwaway loopback cluster, fsync on) against the same baseline
-// (`--skip-postgres` leaves it out, also on the mail accept path; server/bench/http-bench.ts and
+// (`--skip-postgres` leaves it out, also on the mail accept path; bench/http-bench.ts and
 // accept-bench.ts run either alone); then the
 // DNS server against a bare dns-packet responder and against NSD, PowerDNS and a bare dgram floor
-// (server/dns/bench.ts, peers-bench.ts); then webhook deliveries
-// against a bare undici POST loop (server/webhooks/bench.ts); then outgoing mail, inbound SMTP,
-// the mailbox list, and DLP scanning and its cost on the send path (server/dlp/bench.ts). Each
+// (bench/dns/bench.ts, peers-bench.ts); then webhook deliveries
+// against a bare undici POST loop (bench/webhooks/bench.ts); then outgoing mail, inbound SMTP,
+// the mailbox list, and DLP scanning and its cost on the send path (bench/dlp/bench.ts). Each
 // HTTP server runs in its own worker thread, so the autocannon client on the main thread does not
 // share its loop.
 import { parseArgs } from "node:util";
@@ -50,7 +50,7 @@ function printGoals(loadBefore: string): void {
 }
 
 async function startBenchPostgres() {
-  const { startPostgres } = await import("../../test/support/postgres.ts");
+  const { startPostgres } = await import("../test/support/postgres.ts");
   const cluster = await startPostgres();
   console.log("PostgreSQL 15: throwaway cluster on 127.0.0.1 (test/support/postgres.ts: fsync on, shared_buffers 16MB), pool of 10 per platform");
   return cluster;
@@ -64,7 +64,7 @@ async function runBenchmarks(values: Record<string, string | boolean | undefined
     await benchmarkMailboxes({ duration, connections, rounds: Math.max(rounds, 5), databaseUrl: postgres && (await postgres.newDatabase()) });
   }
   if (!values["skip-dns"]) {
-    const { benchmarkDns, benchmarkDnsPeers } = await import("../dns/bench.ts");
+    const { benchmarkDns, benchmarkDnsPeers } = await import("./dns/bench.ts");
     const dns = await benchmarkDns();
     console.log(`DNS benchmark: bare dns-packet ${Math.round(dns.bareQps)} qps, platform ${Math.round(dns.platformQps)} qps, ratio ${dns.ratio.toFixed(2)} (goal at least 0.7)${dns.lost ? `, ${dns.lost} lost` : ""}`);
     // Against NSD and PowerDNS through dnsperf, with the bare dgram floor (issue 32); a missing peer fails the run.
@@ -73,7 +73,7 @@ async function runBenchmarks(values: Record<string, string | boolean | undefined
     if (!peers.ok) process.exitCode = 1;
   }
   if (!values["skip-webhooks"]) {
-    const { benchmarkWebhooks, printWebhookBench } = await import("../webhooks/bench.ts");
+    const { benchmarkWebhooks, printWebhookBench } = await import("./webhooks/bench.ts");
     printWebhookBench(await benchmarkWebhooks({ rounds: Math.max(rounds, 5) }), 2000);
   }
   if (!values["skip-mail"]) {
@@ -85,21 +85,21 @@ async function runBenchmarks(values: Record<string, string | boolean | undefined
   }
   if (!values["skip-inbound"]) {
     // The platform, a private Postfix delivering to a Maildir and a bare smtp-server, all driven
-    // by smtp-source at 10 and 40 connections (server/inbound/bench.ts, issue 32); its goals are
+    // by smtp-source at 10 and 40 connections (bench/inbound/bench.ts, issue 32); its goals are
     // medians of per-round ratios over at least 5 rounds.
-    const { benchmarkInbound, formatInbound } = await import("../inbound/bench.ts");
+    const { benchmarkInbound, formatInbound } = await import("./inbound/bench.ts");
     const inbound = await benchmarkInbound({ seconds: duration, rounds: Math.max(rounds, 5) });
     for (const line of formatInbound(inbound, duration)) console.log(line);
   }
   if (!values["skip-list"]) {
-    const { benchmarkMailboxList } = await import("../mailbox-reading/bench.ts");
+    const { benchmarkMailboxList } = await import("./mailbox-reading/bench.ts");
     console.log(`Mailbox list benchmark: GET /v1/mailboxes/{id}/messages, 100,000 messages in one mailbox, autocannon ${connections} connections, ${duration} s each`);
     const rows = await benchmarkMailboxList({ seconds: duration, connections });
     const base = rows[0].rps;
     for (const r of rows) console.log(`  ${r.name.padEnd(26)} ${String(Math.round(r.rps)).padStart(6)} req/s  p99 ${r.p99} ms  (ratio to the empty mailbox ${(r.rps / base).toFixed(2)})`);
   }
   if (!values["skip-dlp"]) {
-    const { runDlpBenchmarks } = await import("../dlp/bench.ts");
+    const { runDlpBenchmarks } = await import("./dlp/bench.ts");
     await runDlpBenchmarks();
   }
 }
