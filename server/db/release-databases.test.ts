@@ -13,6 +13,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
+import { apiFor, startTestPlatform } from "../test/harness.ts";
+import { RELEASE_API_KEY, RELEASE_SERVER_KEY } from "./fixtures/make-release-databases.ts";
 import { postgresShape, sqliteShape } from "../test/schema-shape.ts";
 import { openDatabase } from "./database.ts";
 import { migrations } from "./migrations.ts";
@@ -109,7 +111,7 @@ async function keepsWorking(store: Sql): Promise<void> {
   const old = await projects.get("prj_old");
   expect(old).toMatchObject({ id: "prj_old", name: "Made by the release" });
   const domain = await store.get<{ status: string; dkim_private_key_sealed: string }>("SELECT status, dkim_private_key_sealed FROM mail_domains WHERE id = ?", ["dom_old"]);
-  expect(domain).toEqual({ status: "verified", dkim_private_key_sealed: "sealed:not-a-real-key" });
+  expect(domain).toMatchObject({ status: "verified", dkim_private_key_sealed: expect.stringMatching(/^v1\./) });
   const box = await store.get<{ shared: unknown; used_bytes: number }>("SELECT shared, used_bytes FROM mailboxes WHERE id = ?", ["mbx_old"]);
   expect({ shared: bool(box?.shared), used: Number(box?.used_bytes) }).toEqual({ shared: true, used: 5 });
   const message = await store.get<{ raw: Uint8Array; quarantined: unknown }>("SELECT c.raw, m.quarantined FROM mailbox_messages m JOIN message_contents c ON c.id = m.content_id WHERE m.mailbox_id = ?", ["mbx_old"]);
@@ -162,6 +164,40 @@ describe("a database of release 9cecd55 opens and keeps working", () => {
     const recorded = (await db.query<{ version: number }>("SELECT version FROM schema_migrations ORDER BY version")).map((r) => r.version);
     expect(recorded).toEqual([...releaseHistory.postgres, ...migrations.map((m) => m.version).sort((a, b) => a - b)]);
     await keepsWorking(storeOnPostgres(db));
+  });
+});
+
+/** The server itself on the release's database: the release's key reads the release's mailboxes and creates one. */
+async function servesTheRelease(overrides: Record<string, unknown>): Promise<void> {
+  const platform = await startTestPlatform(overrides);
+  try {
+    const api = apiFor(platform.url, RELEASE_API_KEY);
+    const list = await api("GET", "/v1/mailboxes");
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).toContain("ann@old.example");
+    const created = await api("POST", "/v1/mailboxes", { name: "bob", domain: "old.example", password: "correct horse battery" });
+    expect({ status: created.status, body: created.body }).toMatchObject({ status: 200, body: { email: "bob@old.example" } });
+    expect(JSON.stringify((await api("GET", "/v1/mailboxes")).body)).toContain("bob@old.example");
+  } finally {
+    await platform.close();
+  }
+}
+
+describe("the server starts on a database of release 9cecd55 and serves it", () => {
+  // The key the release sealed the DKIM key and the webhook secret with.
+  const saved = process.env.PLATFORM_SERVER_KEY;
+  beforeAll(() => void (process.env.PLATFORM_SERVER_KEY = RELEASE_SERVER_KEY));
+  afterAll(() => {
+    if (saved === undefined) delete process.env.PLATFORM_SERVER_KEY;
+    else process.env.PLATFORM_SERVER_KEY = saved;
+  });
+
+  it("SQLite", async () => {
+    await servesTheRelease({ dataDir: releaseSqliteDir() });
+  });
+
+  it("PostgreSQL", async () => {
+    await servesTheRelease({ databaseUrl: await releasePostgresUrl() });
   });
 });
 
