@@ -2,7 +2,7 @@
 // page is read newest first on (mailbox_id, received_ms, uid); `with` goes through the address
 // index; the substring filters `from`/`to` are a case-sensitive LIKE on the lowercased address
 // lists (the handler lowercases the needle; SQLite's instr() has the same meaning), which the
-// pg_trgm GIN indexes answer for needles of three characters or more (postgres-migrations.ts).
+// pg_trgm GIN indexes answer for needles of three characters or more (migrations.ts, the PostgreSQL part).
 // Lists read the summary columns only, never the raw bytes; get reads the parsed detail.
 //
 // Measured once (100,000 messages in one mailbox, 5,000 distinct senders, shared 2-core machine,
