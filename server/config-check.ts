@@ -3,7 +3,7 @@
 // checked once after the configuration is read, and refused with the setting's name and the
 // values it takes. Users meet these messages first, so they say what to write, not what broke.
 import ipaddr from "ipaddr.js";
-import type { ServerConfig } from "./config.ts";
+import type { ServerConfig } from "./server-config.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;

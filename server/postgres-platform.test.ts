@@ -11,7 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresCluster } from "../test/support/postgres.ts";
-import { freePort } from "../conformance/scripts/free-port.ts";
+import { freePort } from "./test/free-port.ts";
 import { apiFor, startTestPlatform, type Tenant, type TestPlatform } from "./test/harness.ts";
 import { startReceiver, type TestReceiver } from "./test/receiver.ts";
 

@@ -9,8 +9,7 @@
 // `resources/apps/models/app.yml#/properties/spec` in a file beside it (relative to the root's
 // folder), a full URL otherwise. A reference is resolved against the document it is written in,
 // which the pointer of the place it is written at names.
-import type { DocumentSet } from "./documents.ts";
-import type { ContractWarning } from "./types.ts";
+import type { ContractWarning, DocumentSet } from "./types.ts";
 
 /** Decodes one JSON pointer segment (`~1` is `/`, `~0` is `~`; percent-encoding from URIs too). */
 export function unescapePointer(part: string): string {

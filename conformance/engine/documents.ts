@@ -10,17 +10,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { parse as parseYaml } from "yaml";
 import { forEachRef } from "./dereference.ts";
+import type { DocumentSet } from "./types.ts";
 
-export interface DocumentSet {
-  /** URL of the root document (`file:` for a path) */
-  root: string;
-  /** every document read, by URL (fragment removed), the root included */
-  docs: Map<string, unknown>;
-  /** documents a reference names that could not be read or parsed: why */
-  errors: Map<string, string>;
-  /** whether any document's text says readOnly or writeOnly (else one schema view serves both sides) */
-  marksAccess: boolean;
-}
+// DocumentSet is in types.ts: dereference.ts reads it and this file walks references with
+// dereference.ts, so neither imports the other both ways.
+export type { DocumentSet } from "./types.ts";
 
 const ACCESS = /\b(?:readOnly|writeOnly)\b/;
 

@@ -168,3 +168,15 @@ export interface Finding {
   request?: PreparedRequest;
   status?: number;
 }
+
+/** A contract's documents as loaded by documents.ts: the root and every document its references name. */
+export interface DocumentSet {
+  /** URL of the root document (`file:` for a path) */
+  root: string;
+  /** every document read, by URL (fragment removed), the root included */
+  docs: Map<string, unknown>;
+  /** documents a reference names that could not be read or parsed: why */
+  errors: Map<string, string>;
+  /** whether any document's text says readOnly or writeOnly (else one schema view serves both sides) */
+  marksAccess: boolean;
+}

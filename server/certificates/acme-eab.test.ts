@@ -5,7 +5,7 @@
 import { randomBytes, X509Certificate } from "node:crypto";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../conformance/scripts/free-port.ts";
+import { freePort } from "../test/free-port.ts";
 import { defaults } from "../config.ts";
 import { chainVerifies, sanNames, splitChain } from "../test/certificate-tools.ts";
 import { startTestPlatform, type TestPlatform } from "../test/harness.ts";

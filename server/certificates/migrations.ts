@@ -1,12 +1,13 @@
-// Schema of the certificates area (versions 50-59). A certificate row is the order and, once
-// issued, the certificate itself: a renewal replaces `fullchain`, `key_sealed` and the dates in
-// one write, so the row always holds one consistent certificate and key.
-import type { Migration } from "../db/migrations.ts";
+// Schema of the certificates area. A certificate row is the order and, once issued, the
+// certificate itself: a renewal replaces `fullchain`, `key_sealed` and the dates in one write,
+// so the row always holds one consistent certificate and key.
+import type { Migration } from "../db/migration.ts";
 
 export const certificateMigrations: Migration[] = [
   {
-    version: 50,
-    name: "certificates, local CA, ACME accounts and challenge records",
+    version: 112,
+    name: "certificates, local CA, ACME accounts and challenge records (baseline of release 9cecd55)",
+    baseline: true,
     sql: `
       CREATE TABLE certificates (
         id TEXT PRIMARY KEY,
@@ -16,20 +17,21 @@ export const certificateMigrations: Migration[] = [
         issuer TEXT NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('pending', 'active', 'failed')),
         reason TEXT,
-        auto_renew INTEGER NOT NULL,
+        auto_renew BOOLEAN NOT NULL,
         -- The caller's own CSR (PEM); the key then stays with the caller and key_sealed is null.
         own_csr TEXT,
         key_sealed TEXT,
         fullchain TEXT,
-        not_before INTEGER,
-        not_after INTEGER,
+        not_before BIGINT,
+        not_after BIGINT,
         renewal_error TEXT,
-        renewed_at INTEGER,
+        renewed_at BIGINT,
         created_at TEXT NOT NULL,
-        updated_at INTEGER NOT NULL
+        updated_at BIGINT NOT NULL
       );
       CREATE INDEX certificates_project ON certificates (project_id);
-      -- One row: the local CA, created at the first start, its key sealed with the server key.
+      -- One row: the local CA of every instance, created at the first start (by the first instance
+      -- to start), its key sealed with the server key.
       CREATE TABLE local_ca (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         cert_pem TEXT NOT NULL,

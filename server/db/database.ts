@@ -4,8 +4,8 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { loadServerKey } from "../secrets/server-key.ts";
-import { runMigrations } from "./migrations.ts";
+import { migrateSqliteNow } from "./migrate.ts";
+import { migrations } from "./migrations.ts";
 import { prepare } from "./statements.ts";
 
 export function openDatabase(dataDir: string): DatabaseSync {
@@ -17,7 +17,7 @@ export function openDatabase(dataDir: string): DatabaseSync {
   db.exec("PRAGMA foreign_keys = ON");
   // The console and the server may write at the same moment; wait instead of failing.
   db.exec("PRAGMA busy_timeout = 5000");
-  const ran = runMigrations(db, undefined, { serverKey: () => loadServerKey(dataDir) });
+  const ran = migrateSqliteNow(db, migrations);
   // A migration may have rewritten secrets: leave no older page of them in the WAL.
   if (ran.length) db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   return db;

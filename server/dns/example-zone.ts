@@ -1,6 +1,7 @@
 // A zone exercising every record type and answer path, shared by the socket tests, the
 // dig tests and the benchmark. Records go through validateRecord like API input does.
 import { DatabaseSync } from "node:sqlite";
+import { migrateSqliteNow } from "../db/migrate.ts";
 import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { dnsMigrations } from "./migrations.ts";
 import { checkNameConflicts, validateRecord, type RecordInput } from "./validate-record.ts";
@@ -33,7 +34,7 @@ export const EXAMPLE_RECORDS: RecordInput[] = [
 
 export async function createExampleZone(records: RecordInput[] = EXAMPLE_RECORDS) {
   const db = new DatabaseSync(":memory:");
-  db.exec(dnsMigrations);
+  migrateSqliteNow(db, dnsMigrations);
   const repository = await zoneRepository(storeOnSqlite(db));
   await repository.createZone({ name: EXAMPLE_ZONE, projectId: "demo" });
   for (const input of records) {

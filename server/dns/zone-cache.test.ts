@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type DnsServer } from "./authoritative-server.ts";
+import { migrateSqliteNow } from "../db/migrate.ts";
 import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { dnsMigrations } from "./migrations.ts";
 import { queryUdp } from "./wire-client.ts";
@@ -23,7 +24,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dns-cache-"));
   serverDb = new DatabaseSync(join(dir, "platform.db"));
   serverDb.exec("PRAGMA journal_mode = WAL");
-  serverDb.exec(dnsMigrations);
+  migrateSqliteNow(serverDb, dnsMigrations);
   consoleDb = new DatabaseSync(join(dir, "platform.db"));
   const repository = await zoneRepository(storeOnSqlite(serverDb));
   await repository.createZone({ name: "cache.test" });

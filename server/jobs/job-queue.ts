@@ -8,7 +8,10 @@ import { writeOnSqlite } from "../db/tx.ts";
 import { prepare } from "../db/statements.ts";
 import { planClaim, runPlanSync, type ClaimCandidate, type ClaimRead } from "./claim-order.ts";
 import type { Clock } from "./clock.ts";
-import type { JobOutcome } from "./worker.ts";
+import type { Job, JobOutcome } from "./job.ts";
+
+// Job lives in job.ts (beside the outcome types), so the worker and the queue need not import each other.
+export type { Job } from "./job.ts";
 
 export interface EnqueueOptions {
   /** When the job becomes due (epoch ms); default now. */
@@ -18,16 +21,6 @@ export interface EnqueueOptions {
    * (a subscriber URL, a recipient MX) cannot take every slot.
    */
   group?: string;
-}
-
-export interface Job {
-  id: number;
-  kind: string;
-  payload: unknown;
-  runAt: number;
-  /** Attempts started so far, this one included. */
-  attempts: number;
-  group: string | null;
 }
 
 interface JobRow {

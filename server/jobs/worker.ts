@@ -4,22 +4,10 @@
 // interrupted by kill -9 runs again (after restart on SQLite, on another instance on PostgreSQL),
 // so a handler first checks whether its work was already recorded as done. The queue's calls may
 // answer at once (SQLite, job-queue.ts) or later (PostgreSQL, pg-job-queue.ts): one loop awaits both.
-import type { TxWrite } from "../db/tx.ts";
 import type { Clock } from "./clock.ts";
-import type { Job } from "./job-queue.ts";
+import type { Job, JobHandler, JobOutcome } from "./job.ts";
 
-/**
- * What a handler answers. `write` joins the transaction that records the outcome (server/db/tx.ts):
- * on SQLite it runs synchronously in it, on PostgreSQL it is awaited on its
- * client; one handler serves both backends.
- */
-export type JobOutcome =
-  /** Finished (successfully or for good); `write` records the result atomically with the job's removal. */
-  | { done: true; write?: TxWrite }
-  /** Run again at `retryAt`; `write` records this attempt atomically with the rescheduling. */
-  | { retryAt: number; error?: string; write?: TxWrite };
-
-export type JobHandler = (job: Job) => Promise<JobOutcome>;
+export type { JobHandler, JobOutcome } from "./job.ts";
 
 /** What the worker needs of a queue: JobQueue (SQLite) and PgJobQueue (PostgreSQL) both are one. */
 export interface WorkerQueue {

@@ -9,7 +9,6 @@ import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaults } from "../config.ts";
-import { migrations, runMigrations } from "../db/migrations.ts";
 import { addressList } from "../inbound/delivery-repository.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { storeOnSqlite } from "../db/sqlite-store.ts";
@@ -253,23 +252,4 @@ describe("the distinct address lists", () => {
     expect(after.kept.filter((row) => row.mailbox_id === other)).toEqual([]);
   });
 
-  it("are built by the migration from mail stored before it", () => {
-    const db = new DatabaseSync(":memory:");
-    // No DKIM keys here to seal; a fixed key stands in for the server key.
-    const context = { serverKey: () => Buffer.alloc(32, 7) };
-    runMigrations(db, migrations.filter((m) => m.version < 42), context);
-    // Only the rows the migration reads, without the projects and domains they would belong to.
-    db.exec("PRAGMA foreign_keys = OFF");
-    const insert = db.prepare(
-      `INSERT INTO mailbox_messages (mailbox_id, uid, content_id, received_ms, subject, from_json, from_addrs, to_addrs, has_attachment, rfc_message_id, preview)
-       VALUES (?, ?, 1, ?, '', '[]', ?, ?, 0, '', '')`,
-    );
-    for (let i = 1; i <= 30; i++) insert.run(`mb${i % 2}`, i, T0 + i, addressList([`s${i % 4}@x.test`]), addressList([`r${i % 3}@y.test`, "me@y.test"]));
-    expect(runMigrations(db, migrations, context)).toContain(42);
-    const { kept, counted } = listsKept(db);
-    expect(kept).toEqual(counted);
-    // Senders s0 and s2 in mb0, s1 and s3 in mb1; each mailbox with all three recipient lists.
-    expect(kept).toHaveLength(4 + 6);
-    db.close();
-  });
 });

@@ -1,21 +1,10 @@
 // DKIM private keys are sealed with the server key at rest (issue 17 item 9): the database file
-// holds no PEM, callers still get the PEM, and migration 6 seals the rows of older databases.
-import { createPublicKey, generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// holds no PEM and callers still get the PEM.
+import { createPublicKey } from "node:crypto";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { sqliteBackend } from "../db/backend.ts";
-import { openDatabase } from "../db/database.ts";
-import { migrations, runMigrations } from "../db/migrations.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
-import { systemClock } from "../jobs/clock.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
-import { SecretBox } from "../secrets/secret-box.ts";
-import { loadServerKey } from "../secrets/server-key.ts";
 import { startTestPlatform } from "../test/harness.ts";
-import { SqlMailDomainRepository } from "./maildomain-repository.ts";
 
 /** Every byte SQLite keeps for the database, as text. */
 function databaseBytes(dir: string): string {
@@ -51,27 +40,4 @@ describe("DKIM private keys at rest", () => {
     }
   });
 
-  it("migration 6 seals the plaintext rows of an older database", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "dkim-migration-"));
-    try {
-      const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }) as string;
-      const old = new DatabaseSync(path.join(dir, "platform.sqlite"));
-      old.exec("PRAGMA journal_mode = WAL");
-      runMigrations(old, migrations.filter((m) => m.version < 6));
-      old.prepare("INSERT INTO projects (id, name, created_at) VALUES ('prj_1', 'old', '2026-01-01')").run();
-      old.prepare(`INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key, dkim_public_key, verification_token, created_at)
-        VALUES ('dom_1', 'prj_1', 'old.test', 'platform', ?, 'pub', 'tok', '2026-01-01')`).run(pem);
-      old.close();
-      expect(databaseBytes(dir)).toContain("PRIVATE KEY");
-
-      const db = openDatabase(dir);
-      const jobs = new JobQueue(db, systemClock);
-      const repo = new SqlMailDomainRepository(sqliteBackend(db, jobs, new EventOutbox(db, jobs, systemClock)), new SecretBox(loadServerKey(dir)));
-      expect((await repo.getByName("prj_1", "old.test"))!.dkimPrivateKey).toBe(pem);
-      db.close();
-      expectNoPem(databaseBytes(dir), pem);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
 });

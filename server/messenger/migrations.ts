@@ -1,17 +1,20 @@
-// Schema of the messenger area (version block 60-69). A bot belongs to at most one project
-// (`bot_id` is unique across projects), so the same bot added twice, here or elsewhere, is one
-// constraint violation. Tokens and webhook secrets are stored sealed with the server key.
-import type { Migration } from "../db/migrations.ts";
+// Schema of the messenger area. A bot belongs to at most one project (`bot_id` is unique across
+// projects), so the same bot added twice, here or elsewhere, is one constraint violation. Tokens
+// and webhook secrets are stored sealed with the server key. Bot and user ids of the messenger
+// platform pass 2^31 (BIGINT). Links created in the same millisecond are ordered by SQLite's rowid;
+// PostgreSQL has `bot_links.seq` for it.
+import type { Migration } from "../db/migration.ts";
 
 export const messengerMigrations: Migration[] = [
   {
-    version: 60,
-    name: "messenger bots, presets and creation links",
+    version: 113,
+    name: "messenger bots, presets and creation links (baseline of release 9cecd55)",
+    baseline: true,
     sql: `
       CREATE TABLE bots (
         id TEXT PRIMARY KEY,
         project_id TEXT NOT NULL REFERENCES projects (id),
-        bot_id INTEGER NOT NULL UNIQUE,
+        bot_id BIGINT NOT NULL UNIQUE,
         username TEXT NOT NULL,
         name TEXT NOT NULL,
         note TEXT,
@@ -19,7 +22,7 @@ export const messengerMigrations: Migration[] = [
         hook_id TEXT UNIQUE,
         hook_secret_enc TEXT,
         forward_url TEXT,
-        forward_error_at INTEGER,
+        forward_error_at BIGINT,
         forward_error TEXT,
         created_at TEXT NOT NULL
       );
@@ -41,11 +44,12 @@ export const messengerMigrations: Migration[] = [
         suggested_username TEXT NOT NULL,
         name TEXT NOT NULL,
         preset_id TEXT,
-        expires_at INTEGER NOT NULL,
-        telegram_user_id INTEGER,
+        expires_at BIGINT NOT NULL,
+        telegram_user_id BIGINT,
         bot TEXT REFERENCES bots (id),
         created_at TEXT NOT NULL
       );
       CREATE INDEX bot_links_user ON bot_links (telegram_user_id);`,
+    postgres: `ALTER TABLE bot_links ADD COLUMN seq BIGSERIAL UNIQUE;`,
   },
 ];

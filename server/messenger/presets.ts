@@ -6,19 +6,14 @@ import { BotApiFailure } from "../adapters/bot-api.ts";
 import type { Job } from "../jobs/job-queue.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import { webhookUrlProblem } from "../webhooks/webhook-url.ts";
-import type { BotCommandRecord, BotRecord, PresetRecord } from "./bot-repository.ts";
+import type { BotRecord, PresetRecord } from "./bot-repository.ts";
+import type { PresetConfig } from "./preset-config.ts";
 import { setUpForwarding } from "./forwarding.ts";
 import type { MessengerContext } from "./messenger-context.ts";
 
-export const APPLY_PRESET_JOB = "messenger.apply-preset";
+export type { PresetConfig } from "./preset-config.ts";
 
-export interface PresetConfig {
-  id: string;
-  name: string;
-  forwardUrl?: string | null;
-  commands?: BotCommandRecord[];
-  profile?: { description?: string; shortDescription?: string };
-}
+export const APPLY_PRESET_JOB = "messenger.apply-preset";
 
 const COMMAND = /^[a-z0-9_]{1,32}$/;
 const PRESET_ID = /^[A-Za-z0-9_-]{1,64}$/;

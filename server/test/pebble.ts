@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "../../conformance/scripts/free-port.ts";
+import { freePort } from "./free-port.ts";
 
 export const PEBBLE = "/usr/bin/pebble";
 

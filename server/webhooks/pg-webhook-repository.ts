@@ -1,6 +1,6 @@
 // Webhook subscriptions and their delivery log on PostgreSQL (decision P1): the behaviour of
 // sqlite-webhook-repository.ts, checked by the shared suite in webhook-repository.contract.ts.
-// The tables are created with the event outbox's (events/postgres-migrations.ts, version 10).
+// The tables are created by webhooks/migrations.ts (version 107).
 import { rows, type Pg } from "../db/postgres/pg.ts";
 import { insertWithinCap } from "../db/postgres/capped-insert.ts";
 import { DELIVER_JOB } from "../events/event-outbox.ts";

@@ -1,6 +1,6 @@
-// One schema written for each dialect (decision P5): every table PostgreSQL has, SQLite has with
-// the same columns, apart from what only several instances need. An area's PostgreSQL migration
-// that forgets a column (or a later SQLite ALTER) fails here.
+// One schema for both stores (decisions P5, P8): every table PostgreSQL has, SQLite has with the
+// same columns, apart from what only several instances need. A migration that adds a column in
+// one store's own statements only (its `sqlite` or `postgres` part) fails here.
 import { describe, expect, it } from "vitest";
 import { sql, useStore } from "../../test/backends.ts";
 

@@ -1,0 +1,22 @@
+// Schema of webmail: one-time login links and sessions, stored as hashes of their tokens.
+import type { Migration } from "../db/migration.ts";
+
+export const webmailMigrations: Migration[] = [
+  {
+    version: 105,
+    name: "webmail links and sessions (baseline of release 9cecd55)",
+    baseline: true,
+    sql: `
+      CREATE TABLE webmail_links (
+        token_hash TEXT PRIMARY KEY,
+        mailbox_id TEXT NOT NULL REFERENCES mailboxes (id) ON DELETE CASCADE,
+        expires_at BIGINT NOT NULL,
+        used_at BIGINT
+      );
+      CREATE TABLE webmail_sessions (
+        id_hash TEXT PRIMARY KEY,
+        mailbox_id TEXT NOT NULL REFERENCES mailboxes (id) ON DELETE CASCADE,
+        expires_at BIGINT NOT NULL
+      );`,
+  },
+];
