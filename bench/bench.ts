@@ -10,7 +10,7 @@
 // HTTP server runs in its own worker thread, so the autocannon client on the main thread does not
 // share its loop.
 import { parseArgs } from "node:util";
-import { loadLine, recordedGoals } from "./stats.ts";
+import { goalLine, loadLine, recordedGoals } from "./stats.ts";
 import { isMainThread } from "node:worker_threads";
 
 async function main(): Promise<void> {
@@ -46,7 +46,7 @@ function printGoals(loadBefore: string): void {
   const goals = recordedGoals();
   if (goals.length === 0) return;
   console.log(`\nGoals (medians of per-round ratios; ${loadBefore} at the start, ${loadLine()} at the end):`);
-  for (const g of goals) console.log(`  ${g.met ? "met    " : "NOT met"}  ${g.name.padEnd(66)} ${g.value.toFixed(2)} (goal ${g.kind} ${g.goal})`);
+  for (const g of goals) console.log(`  ${goalLine(g)}`);
 }
 
 async function startBenchPostgres() {

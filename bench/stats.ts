@@ -24,12 +24,20 @@ export interface GoalResult {
   /** "at least" for throughput ratios, "at most" for CPU ratios */
   kind: "at least" | "at most";
   met: boolean;
+  /**
+   * What the machine allows: the same ratio for the bare floor (the least code that does the job
+   * in Node, no code of ours) against the same peer, measured in the same run. Node's user time
+   * per unit of work differs about 2x between machines while a C peer's does not, so a verdict
+   * read without it says as much about the machine as about the code (issue 37). Undefined where
+   * the goal's baseline is itself the bare floor.
+   */
+  floor?: number;
 }
 
 const goalResults: GoalResult[] = [];
 
-export function recordGoal(name: string, value: number, goal: number, kind: GoalResult["kind"] = "at least"): GoalResult {
-  const result = { name, value, goal, kind, met: kind === "at least" ? value >= goal : value <= goal };
+export function recordGoal(name: string, value: number, goal: number, kind: GoalResult["kind"] = "at least", floor?: number): GoalResult {
+  const result = { name, value, goal, kind, met: kind === "at least" ? value >= goal : value <= goal, floor };
   goalResults.push(result);
   return result;
 }
@@ -37,13 +45,22 @@ export function recordGoal(name: string, value: number, goal: number, kind: Goal
 /** The goals recorded so far in this process, in the order they were measured. */
 export const recordedGoals = (): readonly GoalResult[] => goalResults;
 
-/** "0.81 (rounds 0.79, 0.81, 0.84; goal at least 0.8: met)"; with `name`, the goal is recorded too. */
-export function formatRatio(a: readonly number[], b: readonly number[], goal?: number, name?: string): string {
+/**
+ * "0.81 (rounds 0.79, 0.81, 0.84; goal at least 0.8: met)"; with `name`, the goal is recorded too,
+ * with `floor` (the bare floor's rates of the same rounds) the floor's ratio to the same peer.
+ */
+export function formatRatio(a: readonly number[], b: readonly number[], goal?: number, name?: string, floor?: readonly number[]): string {
   const ratios = roundRatios(a, b);
   const m = median(ratios);
-  if (goal !== undefined && name) recordGoal(name, m, goal);
+  if (goal !== undefined && name) recordGoal(name, m, goal, "at least", floor ? medianRatio(floor, b) : undefined);
   const verdict = goal === undefined ? "" : `; goal at least ${goal}: ${m >= goal ? "met" : "NOT met"}`;
   return `${m.toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(", ")}${verdict})`;
+}
+
+/** A goal's line of the run's summary, with the bare floor's ratio to the same peer where there is one. */
+export function goalLine(g: GoalResult): string {
+  const floor = g.floor === undefined ? "baseline is the bare floor" : `bare floor ${g.floor.toFixed(2)} on this machine`;
+  return `${g.met ? "met    " : "NOT met"}  ${g.name.padEnd(66)} ${g.value.toFixed(2)} (goal ${g.kind} ${g.goal}; ${floor})`;
 }
 
 /** "load 1.25 1.67 1.68": the 1, 5 and 15 minute load averages now. */

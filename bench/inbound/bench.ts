@@ -254,9 +254,9 @@ export function formatInbound(results: InboundConnectionsResult[], seconds: numb
     lines.push(`  bare smtp-server (discards):                 ${Math.round(median(r.rates.bare))} msg/s`);
     lines.push(`  Postfix, virtual(8) to a Maildir:            ${Math.round(median(r.rates.postfix))} msg/s in the Maildir (${Math.round(median(r.postfixAckRates))} msg/s to the last 250)`);
     lines.push(`  platform (SPF/DKIM/DMARC, parsed, stored, fsync'd before 250): ${Math.round(median(r.rates.platform))} msg/s`);
-    lines.push(`  platform / Postfix ${formatRatio(r.rates.platform, r.rates.postfix, GOALS[r.connections], `inbound SMTP, platform / Postfix-Maildir, ${r.connections} connections`)}`);
+    lines.push(`  platform / Postfix ${formatRatio(r.rates.platform, r.rates.postfix, GOALS[r.connections], `inbound SMTP, platform / Postfix-Maildir, ${r.connections} connections`, r.rates.bare)}`);
     lines.push(`  platform / bare ${formatRatio(r.rates.platform, r.rates.bare)}; Postfix / bare ${formatRatio(r.rates.postfix, r.rates.bare)}`);
-    recordGoal(`inbound SMTP, CPU per message, platform / Postfix, ${r.connections} connections`, r.cpu.platform.server / r.cpu.postfix.server, 1, "at most");
+    recordGoal(`inbound SMTP, CPU per message, platform / Postfix, ${r.connections} connections`, r.cpu.platform.server / r.cpu.postfix.server, 1, "at most", r.cpu.bare.server / r.cpu.postfix.server);
     lines.push(`  CPU per message, server side: platform ${cpu("platform")}, Postfix ${cpu("postfix")} (master and all its daemons), bare ${cpu("bare")}; smtp-source ${ms(r.cpu.platform.client)} / ${ms(r.cpu.postfix.client)} / ${ms(r.cpu.bare.client)} ms`);
     lines.push(`  the platform's threads waited ${ms(r.cpu.platform.runqueueWait)} ms per message for a CPU while runnable (a starved round when well above its CPU per message)`);
   }
