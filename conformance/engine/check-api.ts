@@ -35,7 +35,7 @@ export interface CheckContext {
   seed: number;
   keys: KeyProvider;
   resources: ResourceGraph;
-  /** the schema every 4xx/5xx body must satisfy, if the contract or config names one */
+  /** the schema every 4xx/5xx body must satisfy where its operation documents none, if the config names one */
   errorSchema?: JsonSchema;
   send(op: Operation, c: Case, opts?: SendOptions): Promise<Exchange>;
   /** a seeded positive case for the operation, fixtures applied */

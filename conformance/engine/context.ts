@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { authFor, basicNotices } from "./auth.ts";
 import { Cleanup } from "./cleanup.ts";
+import { configuredErrorSchema } from "./error-schema.ts";
 import { FreshValues } from "./fresh-values.ts";
 import { GenerationBudgetExceeded, generationNotice } from "./generation-budget.ts";
 import { positiveCaseArb } from "./case-arbitrary.ts";
@@ -15,8 +16,7 @@ import { ServerUnreachable } from "./load-contract.ts";
 import type { Ledger } from "./ledger.ts";
 import { prepareRequest } from "./request.ts";
 import { buildResourceGraph } from "./resources.ts";
-import { schemaKey } from "./schema-normalize.ts";
-import type { Case, Contract, Exchange, JsonSchema, Operation, Phase, ResponseData } from "./types.ts";
+import type { Case, Contract, Exchange, Operation, Phase, ResponseData } from "./types.ts";
 
 export interface ContextDeps {
   contract: Contract;
@@ -54,7 +54,7 @@ export function createContext(deps: ContextDeps): CheckContext {
     seed: deps.seed,
     keys,
     resources: buildResourceGraph(contract),
-    errorSchema: config.errorSchema ?? inferErrorSchema(contract),
+    errorSchema: configuredErrorSchema(contract, config.errorSchema),
     operation: (id) => byId.get(id),
     sampleCase(op, salt = 0) {
       try {
@@ -123,21 +123,4 @@ async function answers(client: HttpClient, baseUrl: string): Promise<boolean> {
     }
   }
   return false;
-}
-
-/** The error schema most 4xx/5xx responses of the contract share, if any. */
-export function inferErrorSchema(contract: Contract): JsonSchema | undefined {
-  const counts = new Map<string, { schema: JsonSchema; n: number }>();
-  for (const op of contract.operations) {
-    for (const r of op.responses) {
-      if (!/^(4|5|default)/i.test(r.status)) continue;
-      const schema = Object.entries(r.content).find(([m]) => /json/.test(m))?.[1].schema;
-      if (!schema) continue;
-      const key = schemaKey(schema);
-      const entry = counts.get(key) ?? { schema, n: 0 };
-      entry.n++;
-      counts.set(key, entry);
-    }
-  }
-  return [...counts.values()].sort((a, b) => b.n - a.n)[0]?.schema;
 }

@@ -4,7 +4,7 @@ import type { Contract, HeaderSpec, LinkSpec, MediaSpec, Operation, Parameter, R
 import { SchemaBuilder, unresolvedSchema } from "./schema-normalize.ts";
 import { escapePointer, RefResolver } from "./dereference.ts";
 import { loadDocuments, locationUrl, parseDocument, readDocument, type DocumentSet } from "./documents.ts";
-import { preferredMediaType } from "./media-types.ts";
+import { bodyKind, preferredMediaType } from "./media-types.ts";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
@@ -163,17 +163,24 @@ function buildOperation(b: Build, key: string, method: string, item: any, itemAt
   const { node: requestBody, pointer: bodyAt, problem: bodyProblem } = resolver.follow(op.requestBody, `${at}/requestBody`);
   if (bodyProblem) unresolved.push(bodyProblem);
   const content = requestBody?.content;
+  let otherBodies: Operation["otherBodies"];
   if (content) {
-    // JSON where offered, else a form, multipart or text type the suite can encode (media-types.ts).
-    const mediaType = preferredMediaType(Object.keys(content)) ?? "application/json";
-    const mediaAt = `${bodyAt}/content/${escapePointer(mediaType)}`;
-    body = {
-      encoding: content[mediaType]?.encoding,
-      required: Boolean(requestBody.required),
-      mediaType,
-      schema: requestSchema(content[mediaType]?.schema, `${mediaAt}/schema`) ?? {},
-      examples: collectExamples(resolver, content[mediaType], mediaAt),
+    const bodyFor = (mediaType: string): NonNullable<Operation["body"]> => {
+      const mediaAt = `${bodyAt}/content/${escapePointer(mediaType)}`;
+      return {
+        encoding: content[mediaType]?.encoding,
+        required: Boolean(requestBody.required),
+        mediaType,
+        schema: requestSchema(content[mediaType]?.schema, `${mediaAt}/schema`) ?? {},
+        examples: collectExamples(resolver, content[mediaType], mediaAt),
+      };
     };
+    // JSON where offered, else a form, multipart or text type the suite can encode (media-types.ts);
+    // every other type it can write is drawn too (issue 39 item 5: only the first was ever sent).
+    const mediaType = preferredMediaType(Object.keys(content)) ?? "application/json";
+    body = bodyFor(mediaType);
+    const others = Object.keys(content).filter((m) => m !== mediaType && bodyKind(m));
+    if (others.length) otherBodies = others.map(bodyFor);
   }
   // Maps written as a reference (`responses: {$ref: responses.yml}`) are read as Redocly reads them.
   const map = (node: any, pointer: string) => resolver.follow(node, pointer);
@@ -216,6 +223,7 @@ function buildOperation(b: Build, key: string, method: string, item: any, itemAt
     tags: op.tags ?? [],
     parameters,
     body,
+    ...(otherBodies ? { otherBodies } : {}),
     responses,
     security,
     scope: op[scopeExt],

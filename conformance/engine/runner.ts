@@ -23,7 +23,7 @@ import { pinnedHeaders } from "./request.ts";
 import { selectOperations, type Filters } from "./select.ts";
 import { createThrottle, runPool } from "./throttle.ts";
 import { reasonText, RunInterrupted } from "./interruption.ts";
-import type { Case, Contract, Exchange, Failure, Finding, Mode, Operation, Phase } from "./types.ts";
+import type { Case, Contract, Exchange, Failure, Finding, JsonSchema, Mode, Operation, Phase } from "./types.ts";
 
 export const ALL_PHASES: Phase[] = ["examples", "coverage", "fuzzing", "stateful"];
 
@@ -66,6 +66,8 @@ export interface RunResult {
   phases: Phase[];
   /** why the run stopped early ("SIGINT", "SIGTERM"); the ledger holds what ran before */
   interrupted?: string;
+  /** the config's errorSchema as written (replay judges error bodies by it again) */
+  errorSchema?: JsonSchema;
 }
 
 export function selectChecks(names: string[] | undefined, exclude: string[] | undefined): Check[] {
@@ -143,6 +145,9 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       status: f.status ?? ex.response.status,
       phase: ex.phase,
       seed,
+      mode: ex.case.mode,
+      keyRole: ex.keyRole,
+      probe: ex.probe,
     });
   };
   ctx = createContext({
@@ -198,28 +203,34 @@ export async function run(opts: RunOptions): Promise<RunResult> {
             ledger.notice(generationNotice(op.id, what, error));
           }
         };
-        if (phase === "examples") await generating("examples", () => sendAll(op, exampleCases(ctx, op, overrides)));
-        if (phase === "coverage") {
-          await generating("coverage cases", () => sendAll(op, coverageCases(op, mode, seed, { overrides })));
-          await runProbes(phase, op);
-        }
-        if (phase === "fuzzing") {
-          const positiveBudget = mode === "all" ? Math.ceil(maxExamples / 2) : maxExamples;
-          const deps = {
-            send: (c: Case, silent: boolean) => ctx.send(op, c, { silent }),
-            judge: (ex: Exchange) => judge(ex),
-            judgeOne: (check: string, ex: Exchange) => judge(ex, check).get(check) ?? [],
-            report,
-            shouldStop: stop,
-          };
-          if (mode !== "negative") await generating("fuzzing", () => fuzzOperation(op, positiveCaseArb(op, { overrides }), positiveBudget, seed, deps));
-          if (mode !== "positive") {
-            await generating("negative fuzzing", async () => {
-              const negative = negativeCaseArb(op, { overrides });
-              if (negative) await fuzzOperation(op, negative, mode === "all" ? maxExamples - positiveBudget : maxExamples, seed + 1, deps);
-            });
+        // Every media type the body accepts that the suite can write: examples and coverage in
+        // full for each, the fuzzing budget shared among them (as Schemathesis draws one media
+        // type per example). The probes use the first.
+        const variants = bodyVariants(op);
+        const label = (v: Operation) => (variants.length > 1 ? ` (${v.body!.mediaType})` : "");
+        for (const v of variants) {
+          if (phase === "examples") await generating(`examples${label(v)}`, () => sendAll(v, exampleCases(ctx, v, overrides)));
+          if (phase === "coverage") await generating(`coverage cases${label(v)}`, () => sendAll(v, coverageCases(v, mode, seed, { overrides })));
+          if (phase === "fuzzing") {
+            const budget = Math.max(1, Math.ceil(maxExamples / variants.length));
+            const positiveBudget = mode === "all" ? Math.ceil(budget / 2) : budget;
+            const deps = {
+              send: (c: Case, silent: boolean) => ctx.send(v, c, { silent }),
+              judge: (ex: Exchange) => judge(ex),
+              judgeOne: (check: string, ex: Exchange) => judge(ex, check).get(check) ?? [],
+              report,
+              shouldStop: stop,
+            };
+            if (mode !== "negative") await generating(`fuzzing${label(v)}`, () => fuzzOperation(v, positiveCaseArb(v, { overrides }), positiveBudget, seed, deps));
+            if (mode !== "positive") {
+              await generating(`negative fuzzing${label(v)}`, async () => {
+                const negative = negativeCaseArb(v, { overrides });
+                if (negative) await fuzzOperation(v, negative, mode === "all" ? budget - positiveBudget : budget, seed + 1, deps);
+              });
+            }
           }
         }
+        if (phase === "coverage") await runProbes(phase, op);
         if (phase === "stateful") await runProbes(phase, op);
         // fast-check reports a property that threw as failed, so fuzzing swallows an interruption.
         if (opts.signal?.aborted) throw new RunInterrupted(opts.signal.reason);
@@ -264,7 +275,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     await hooks.afterAll?.();
     client.close();
   }
-  return { contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations, phases: phasesRun, interrupted };
+  return { contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations, phases: phasesRun, interrupted, errorSchema: config.errorSchema };
 }
 
 /** Cases built from the contract's examples, missing parts filled from a seeded sample. */
@@ -292,6 +303,15 @@ function exampleCases(ctx: CheckContext, op: Operation, values: Record<string, u
   // An example that breaks its own schema is the contract's problem; it is sent but judged by
   // the response checks only, never by the data-acceptance checks.
   return out.map((c) => (caseIsValid(op, c) ? c : { ...c, mode: "negative" as const, mutation: "contract example outside its schema" }));
+}
+
+const variantsOf = new WeakMap<Operation, Operation[]>();
+
+/** The operation once per request media type the suite can write, its preferred one first (kept: generators are cached per operation object). */
+function bodyVariants(op: Operation): Operation[] {
+  let variants = variantsOf.get(op);
+  if (!variants) variantsOf.set(op, (variants = [op, ...(op.otherBodies ?? []).map((body) => ({ ...op, body, otherBodies: undefined }))]));
+  return variants;
 }
 
 function fakeExchange(op: Operation, phase: Phase): Exchange {

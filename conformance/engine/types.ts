@@ -65,6 +65,11 @@ export interface Operation {
     /** the media type's OpenAPI Encoding Objects by property (form and multipart bodies) */
     encoding?: Record<string, any>;
   };
+  /**
+   * The other media types the request body accepts that the suite can write (a form or multipart
+   * beside JSON), each drawn too: a server may break on the one the suite did not send.
+   */
+  otherBodies?: NonNullable<Operation["body"]>[];
   responses: ResponseSpec[];
   /** security requirement names; empty array means explicitly public */
   security: string[][];
@@ -157,6 +162,10 @@ export interface Failure {
   status?: number;
   phase: Phase;
   seed: number;
+  /** how the request was meant (positive, negative, edge), its credential and probe: replay judges as the run did */
+  mode?: Case["mode"];
+  keyRole?: KeyRole;
+  probe?: string;
 }
 
 /** What a check says about one piece of evidence; the runner adds operation, seed and phase. */
