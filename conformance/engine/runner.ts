@@ -68,6 +68,8 @@ export interface RunResult {
   interrupted?: string;
   /** the config's errorSchema as written (replay judges error bodies by it again) */
   errorSchema?: JsonSchema;
+  /** set when no (operation, check) pair was judged: such a run is not a pass, and this says why */
+  nothingChecked?: string;
 }
 
 export function selectChecks(names: string[] | undefined, exclude: string[] | undefined): Check[] {
@@ -93,7 +95,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const phases = opts.phases ?? ALL_PHASES;
   const mode = opts.mode ?? "all";
   const maxExamples = opts.maxExamples ?? 100;
-  const ledger = new Ledger(operations);
+  // Skipped operations stay in the ledger: the coverage table and success_coverage say they got no request.
+  const ledger = new Ledger([...operations, ...unwritable]);
   for (const o of unwritable) ledger.notice(`${o.id}: skipped, the suite cannot produce a ${o.body!.mediaType} request body`);
   const client = createHttpClient({ throttle: opts.rateLimit ? createThrottle(opts.rateLimit) : undefined, signal: opts.signal, timeoutMs: opts.requestTimeoutMs });
   const hooks = await loadHooks(config.hooks, config.dir);
@@ -253,7 +256,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       ledger.notice(`interrupted (${interrupted}) during the ${currentPhase} phase after ${ledger.requests} requests: this report covers what ran until then; checks judged at the end of a run (success coverage) did not run, and resources the run created may not have been deleted`);
     }
     // Checks judged on the whole run would judge a run cut short: not when interrupted.
-    for (const op of interrupted ? [] : operations) {
+    for (const op of interrupted ? [] : [...operations, ...unwritable]) {
       for (const check of checks) {
         const cov = ledger.coverage.get(op.id);
         const findings = check.final && cov ? check.final(ctx, op, cov) : null;
@@ -262,6 +265,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
         for (const f of findings) report(check.name, fakeExchange(op, phasesRun[phasesRun.length - 1] ?? "stateful"), [f]);
       }
     }
+    if (!contract.operations.length) ledger.notice(`the contract has no operations to test (no paths${contract.raw.webhooks ? `; ${Object.keys(contract.raw.webhooks).length} webhooks` : ""})`);
     const authNotice = ledger.authNotice();
     if (authNotice) ledger.notice(authNotice);
     // What the contract asks that the suite could not honour, by JSON pointer: never silent.
@@ -275,7 +279,9 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     await hooks.afterAll?.();
     client.close();
   }
-  return { contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations, phases: phasesRun, interrupted, errorSchema: config.errorSchema };
+  const judged = ledger.totals();
+  const nothingChecked = interrupted || judged.passed + judged.failed > 0 ? undefined : nothingCheckedReason(contract, selected.length, operations.length, ledger.requests);
+  return { nothingChecked, contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations, phases: phasesRun, interrupted, errorSchema: config.errorSchema };
 }
 
 /** Cases built from the contract's examples, missing parts filled from a seeded sample. */
@@ -303,6 +309,15 @@ function exampleCases(ctx: CheckContext, op: Operation, values: Record<string, u
   // An example that breaks its own schema is the contract's problem; it is sent but judged by
   // the response checks only, never by the data-acceptance checks.
   return out.map((c) => (caseIsValid(op, c) ? c : { ...c, mode: "negative" as const, mutation: "contract example outside its schema" }));
+}
+
+/** Why a run judged nothing, in the words a user can act on. */
+function nothingCheckedReason(contract: Contract, selected: number, runnable: number, requests: number): string {
+  if (!contract.operations.length) return "the contract has no operations (paths) to test";
+  if (!selected) return `no operation was selected: the filters or the config's skips left none of the contract's ${contract.operations.length}`;
+  if (!runnable) return `none of the ${selected} selected operations can be sent (request bodies the suite cannot write; see the warnings)`;
+  if (!requests) return `no request was sent to the ${runnable} selected operations: no case could be drawn (see the warnings)`;
+  return `${requests} requests were sent, but no check applied to any of them`;
 }
 
 const variantsOf = new WeakMap<Operation, Operation[]>();
