@@ -87,7 +87,7 @@ export function coverageCases(op: Operation, mode: Mode, seed: number, opts: Cas
     }
     // Every free string non-ASCII (a positive case), then carrying NUL (an edge case).
     for (const nul of [false, true]) {
-      const u = unicodeCase(op, base, nul);
+      const u = unicodeCase(op, base, nul, opts.overrides);
       if (u) out.push(u);
     }
     if (base.hasBody && base.body && typeof base.body === "object" && !Array.isArray(base.body)) {

@@ -6,6 +6,7 @@
 // sent a non-ASCII character, so a server answering 500 to any passed every check.
 import fc from "fast-check";
 import { caseIsValid } from "./case-arbitrary.ts";
+import { discriminatorHint } from "./schema-normalize.ts";
 import type { Case, Operation } from "./types.ts";
 
 /** Two-, three- and four-byte UTF-8, a combining mark, Hebrew, Arabic, bidi controls, zero width. */
@@ -32,10 +33,15 @@ type Bag = "body" | "query" | "pathParams";
  * The case with its string leaves made non-ASCII (body, query and path; headers and cookies carry
  * bytes only), each kept only where the schema still accepts it; undefined when none could be.
  */
-export function unicodeCase(op: Operation, base: Case, nul: boolean): Case | undefined {
+export function unicodeCase(op: Operation, base: Case, nul: boolean, overrides: Record<string, unknown> = {}): Case | undefined {
   const bags: Bag[] = nul ? ["body", "query"] : ["body", "query", "pathParams"];
   const leaves: { bag: Bag; path: (string | number)[] }[] = [];
-  for (const bag of bags) collect(bag === "body" ? base.body : base[bag], [], (p) => leaves.push({ bag, path: p }));
+  // A fixture value names something the server must recognise, and a discriminator's value names
+  // the branch servers dispatch on (decision CL11): the schema allows other text there, the
+  // server rightly does not.
+  const pinned = pinnedNames(op);
+  const free = (p: (string | number)[]) => !p.some((k) => typeof k === "string" && (Object.hasOwn(overrides, k) || pinned.has(k)));
+  for (const bag of bags) collect(bag === "body" ? base.body : base[bag], [], (p) => free(p) && leaves.push({ bag, path: p }));
   if (!leaves.length) return undefined;
   const mark = nul ? "strings carry NUL (U+0000)" : "non-ASCII strings (multi-byte, astral, combining, right-to-left)";
   const at = (c: Case, leaf: (typeof leaves)[number]) => replace(c, leaf.bag, leaf.path, (s) => unicodeLike(s, nul));
@@ -50,6 +56,25 @@ export function unicodeCase(op: Operation, base: Case, nul: boolean): Case | und
   }
   if (c === base) return undefined;
   return { ...c, mode: nul ? "edge" : "positive", mutation: mark };
+}
+
+const pinnedByOp = new WeakMap<Operation, Set<string>>();
+
+/** Discriminator property names anywhere in the body schema. */
+function pinnedNames(op: Operation): Set<string> {
+  let names = pinnedByOp.get(op);
+  if (names) return names;
+  pinnedByOp.set(op, (names = new Set()));
+  const seen = new Set<object>();
+  const walk = (s: unknown) => {
+    if (!s || typeof s !== "object" || seen.has(s) || seen.size > 5000) return;
+    seen.add(s);
+    const hint = discriminatorHint(s);
+    if (hint) names.add(hint.property);
+    for (const v of Object.values(s)) walk(v);
+  };
+  walk(op.body?.schema);
+  return names;
 }
 
 function collect(v: unknown, path: (string | number)[], out: (p: (string | number)[]) => void): void {

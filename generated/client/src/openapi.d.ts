@@ -1350,7 +1350,12 @@ export interface components {
             /**
              * Format: uri
              * @description An https URL that receives the POSTs: no credentials in it, and a host on the public
-             *     internet (checked again at every delivery).
+             *     internet (checked again at every delivery). An IP address host is a public IPv4 address in
+             *     dotted form: never one of the IANA special-purpose ranges (private, link-local, CGNAT,
+             *     documentation, benchmarking, multicast, reserved...), nor written in another spelling
+             *     (decimal, hex, octal, short), nor an IPv6 literal; loopback (`127.0.0.0/8`, `[::1]`,
+             *     `localhost`) passes the pattern for the development flag's sake and is refused without it
+             *     (decisions W4, CR5).
              */
             url: string;
         };
