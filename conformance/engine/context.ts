@@ -16,6 +16,7 @@ import { ServerUnreachable } from "./load-contract.ts";
 import type { Ledger } from "./ledger.ts";
 import { prepareRequest } from "./request.ts";
 import { buildResourceGraph } from "./resources.ts";
+import { RETRIES_ON_429, retryAfterMs, sleep } from "./retry-after.ts";
 import type { Case, Contract, Exchange, Operation, Phase, ResponseData } from "./types.ts";
 
 export interface ContextDeps {
@@ -75,6 +76,15 @@ export function createContext(deps: ContextDeps): CheckContext {
       let response: ResponseData;
       try {
         response = await client.send(request);
+        // A 429 with Retry-After is waited out and the request sent again (retry-after.ts); the
+        // low-limit key's probe wants to see the 429 itself.
+        for (let tries = 0; response.status === 429 && opts.keyRole !== "low-limit" && tries < RETRIES_ON_429; tries++) {
+          const wait = retryAfterMs(response.headers["retry-after"]);
+          if (wait === undefined || !(await sleep(wait, deps.signal))) break;
+          ledger.retried++;
+          ledger.requests++;
+          response = await client.send(request);
+        }
       } catch (error) {
         if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
         // A dropped connection or a timeout on one input, while the server still answers others,

@@ -266,8 +266,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       }
     }
     if (!contract.operations.length) ledger.notice(`the contract has no operations to test (no paths${contract.raw.webhooks ? `; ${Object.keys(contract.raw.webhooks).length} webhooks` : ""})`);
-    const authNotice = ledger.authNotice();
-    if (authNotice) ledger.notice(authNotice);
+    for (const n of [ledger.authNotice(), ledger.rateLimitNotice()]) if (n) ledger.notice(n);
     // What the contract asks that the suite could not honour, by JSON pointer: never silent.
     for (const w of contract.warnings) ledger.notice(`contract ${w.pointer}: ${w.message}`);
     for (const s of unvalidatedSchemas()) ledger.notice(`schema ${s.pointer} cannot be compiled (${s.message}): nothing was validated against it, and the checks that need it report "unvalidated"`);
