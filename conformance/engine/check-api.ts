@@ -24,6 +24,8 @@ export interface KeyProvider {
   all?: string;
   /** a key holding exactly these scopes, when the config can make one */
   forScopes(scopes: string[]): Promise<string | undefined>;
+  /** revokes the keys forScopes made (the run removes what it made); returns what it could not */
+  revokeAll?(): Promise<string[]>;
   otherProject?: string;
   lowLimit?: string;
   invalid: string;

@@ -39,9 +39,11 @@ export interface ContextDeps {
 export function createContext(deps: ContextDeps): CheckContext {
   const { contract, config, client, ledger } = deps;
   const byId = new Map(contract.operations.map((o) => [o.id, o]));
+  const scoped = scopedKeyMaker(config);
   const keys: KeyProvider = {
     all: config.keys?.all,
-    forScopes: scopedKeyMaker(config),
+    forScopes: scoped,
+    revokeAll: scoped.revokeAll,
     otherProject: config.keys?.otherProject,
     lowLimit: config.keys?.lowLimit,
     invalid: config.keys?.invalid ?? "invalid_key_0000000000000000",

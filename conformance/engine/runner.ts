@@ -275,6 +275,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     const formats = unknownFormats();
     if (formats.length) ledger.notice(`formats the suite does not check (values of these are judged by type only): ${formats.join(", ")}`);
   } finally {
+    // Keys the run made are removed like the resources it made (a run's own keys pile up otherwise).
+    for (const problem of await ctx.keys.revokeAll?.() ?? []) ledger.notice(problem);
     await hooks.afterAll?.();
     client.close();
   }

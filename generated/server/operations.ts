@@ -5242,8 +5242,9 @@ export const operations: readonly OperationSpec[] = [
           "forwardUrl": {
             "type": "string",
             "maxLength": 2048,
-            "pattern": "^https?://",
-            "format": "uri"
+            "pattern": "^https?://(?!\\[(?!::1\\]))(?!(?!(?:(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.?(?::\\d*)?(?:[/?#]|$))(?:0[xX][0-9a-fA-F]*|\\d+)(?:\\.(?:0[xX][0-9a-fA-F]*|\\d+))*\\.?(?::\\d*)?(?:[/?#]|$))(?!(?:0|10|100\\.(?:6[4-9]|[7-9]\\d|1[01]\\d|12[0-7])|169\\.254|172\\.(?:1[6-9]|2\\d|3[01])|192\\.0\\.[02]|192\\.88\\.99|192\\.168|198\\.1[89]|198\\.51\\.100|203\\.0\\.113|2(?:2[4-9]|[3-5]\\d))\\.[0-9.]*\\.?(?::\\d*)?(?:[/?#]|$))[^/?#@\\s]+(?:[/?#]\\S*)?$",
+            "format": "uri",
+            "description": "Where updates are forwarded; the same rule as a webhook's url (decisions W4, B6, CR5): no\nIP host in a special-purpose range or another spelling, no IPv6 literal, no credentials."
           }
         },
         "required": [

@@ -6367,7 +6367,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description Where updates are forwarded; the same rule as a webhook's url (decisions W4, B6, CR5): no
+                     *     IP host in a special-purpose range or another spelling, no IPv6 literal, no credentials.
+                     */
                     forwardUrl: string;
                 };
             };
