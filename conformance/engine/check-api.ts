@@ -43,6 +43,8 @@ export interface CheckContext {
   /** a seeded positive case for the operation, fixtures applied */
   sampleCase(op: Operation, salt?: number): Case | undefined;
   operation(id: string): Operation | undefined;
+  /** a WARNING line of the run: what a check could not do, said instead of hidden */
+  notice(text: string): void;
   /** deletes what the stateful phase created and kept (engine/cleanup.ts) */
   flushCleanup(owner?: string): Promise<void>;
 }

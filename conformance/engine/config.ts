@@ -82,6 +82,8 @@ export interface ConformanceConfig {
   errorSchema?: JsonSchema;
   operations?: Record<string, OperationConfig>;
   webhooks?: WebhookConfig;
+  /** callback_conformance: how long the implementation has to send a callback (default 5000 ms) */
+  callbacks?: { waitMs?: number };
   rateLimit?: { operationId?: string; maxRequests?: number };
   /** a 405 must carry `Allow` (RFC 9110 15.5.6); default true. Prism's mock sends none. */
   requireAllowHeader?: boolean;

@@ -68,6 +68,7 @@ export function createContext(deps: ContextDeps): CheckContext {
       }
     },
     flushCleanup: (owner = "stateful") => cleanup.flush(ctx, owner),
+    notice: (text) => ledger.notice(text),
     async send(op: Operation, c0: Case, opts: SendOptions = {}): Promise<Exchange> {
       const c = opts.probe || opts.cleanup ? c0 : await applyBefore(deps.hooks, op, fresh.freshen(op, c0, valuesFor(config, op.id)));
       const key = opts.key === undefined ? keys.all : opts.key;

@@ -71,12 +71,33 @@ export interface Operation {
    */
   otherBodies?: NonNullable<Operation["body"]>[];
   responses: ResponseSpec[];
+  /** callbacks the operation declares (OpenAPI Callback Objects), checked by callback_conformance */
+  callbacks?: CallbackSpec[];
   /** security requirement names; empty array means explicitly public */
   security: string[][];
   scope?: string;
   raw: Record<string, any>;
   /** parameters or a request body the suite could not resolve (pointer and why): inputs cannot be judged */
   unresolved?: string[];
+}
+
+/** One request of a callback: what the implementation sends to the URL the client gave. */
+export interface CallbackRequest {
+  method: string;
+  /** media type -> schema of the body the implementation sends */
+  content: Record<string, MediaSpec>;
+  bodyRequired: boolean;
+  /** statuses the receiver may answer ("200", "2XX", "DEFAULT") */
+  statuses: string[];
+}
+
+/** An OpenAPI Callback Object entry: `{$request.body#/callbackUrl}` -> its requests. */
+export interface CallbackSpec {
+  name: string;
+  /** the URL template, a runtime expression (`{$request.body#/callbackUrl}/events`) */
+  expression: string;
+  requests: CallbackRequest[];
+  pointer: string;
 }
 
 /** Something in the contract the suite cannot honour fully, named by JSON pointer. */
