@@ -42,6 +42,18 @@ export interface WebhookConfig {
   /** `http` or `https` (self-signed) receiver; defaults to what the contract's url field allows */
   protocol?: "http" | "https";
   waitMs?: number;
+  /** where the subscription takes the receiver URL, a runtime expression; default `$request.body#/url` */
+  urlAt?: string;
+  /** the contract's `webhooks` entry whose schema judges the payload; default the one named by trigger.event (or whose operationId it is) */
+  webhook?: string;
+  /**
+   * How deliveries are signed: `false` for not at all; by default HMAC-SHA256 of the raw body in
+   * hex, prefixed `sha256=`, in the header whose name holds "signature" among the webhooks'
+   * header parameters, keyed with the subscription answer's `secret` (or a `whsec_` string).
+   */
+  signature?: false | { header?: string; prefix?: string; encoding?: "hex" | "base64"; secretAt?: string };
+  /** the header naming the event on a delivery; `false` when deliveries carry none */
+  eventHeader?: string | false;
 }
 
 export interface ConformanceConfig {

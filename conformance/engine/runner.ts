@@ -9,6 +9,7 @@ import { unknownFormats, unvalidatedSchemas } from "./validator.ts";
 import fc from "fast-check";
 import { loadConfig, valuesFor, type ConformanceConfig } from "./config.ts";
 import { createContext } from "./context.ts";
+import { webhookEntry } from "./webhook-entry.ts";
 import { coverageCases } from "./coverage.ts";
 import { fuzzOperation } from "./fuzz.ts";
 import { GenerationBudgetExceeded, generationNotice } from "./generation-budget.ts";
@@ -266,7 +267,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       }
     }
     if (!contract.operations.length) ledger.notice(`the contract has no operations to test (no paths${contract.raw.webhooks ? `; ${Object.keys(contract.raw.webhooks).length} webhooks` : ""})`);
-    for (const n of [ledger.authNotice(), ledger.rateLimitNotice()]) if (n) ledger.notice(n);
+    for (const n of [ledger.authNotice(), ledger.rateLimitNotice(), ...uncheckedEventsNotices(contract, config, checks, operations, ledger)]) if (n) ledger.notice(n);
     // What the contract asks that the suite could not honour, by JSON pointer: never silent.
     for (const w of contract.warnings) ledger.notice(`contract ${w.pointer}: ${w.message}`);
     for (const s of unvalidatedSchemas()) ledger.notice(`schema ${s.pointer} cannot be compiled (${s.message}): nothing was validated against it, and the checks that need it report "unvalidated"`);
@@ -310,6 +311,35 @@ function exampleCases(ctx: CheckContext, op: Operation, values: Record<string, u
   // An example that breaks its own schema is the contract's problem; it is sent but judged by
   // the response checks only, never by the data-acceptance checks.
   return out.map((c) => (caseIsValid(op, c) ? c : { ...c, mode: "negative" as const, mutation: "contract example outside its schema" }));
+}
+
+/**
+ * Webhooks and callbacks the run did not check, named: reading them is not checking them (issue
+ * 39 item 4). A webhook is checked when webhook_signature_conformance judged its subscription.
+ */
+function uncheckedEventsNotices(contract: Contract, config: ConformanceConfig, checks: Check[], operations: Operation[], ledger: Ledger): string[] {
+  const out: string[] = [];
+  const hooks: Record<string, any> = contract.raw.webhooks ?? {};
+  const names = Object.keys(hooks);
+  if (names.length) {
+    const cfg = config.webhooks;
+    const selected = checks.some((c) => c.name === "webhook_signature_conformance");
+    const judged = cfg && ledger.outcomes.get(cfg.subscribe)?.has("webhook_signature_conformance") ? webhookEntry(hooks, cfg.webhook ?? cfg.trigger.event)?.[0] : undefined;
+    const left = names.filter((n) => n !== judged);
+    const why = !cfg
+      ? 'no "webhooks" config says how to subscribe (subscribe, trigger, urlAt, signature)'
+      : !selected
+        ? "webhook_signature_conformance did not run (it is opt-in: --checks all or --checks webhook_signature_conformance)"
+        : judged
+          ? "the configured trigger causes one event only"
+          : `the subscription through ${cfg.subscribe} was not judged (see above)`;
+    if (left.length) out.push(`webhooks not checked (${left.length} of ${names.length}): ${left.join(", ")}; ${why}`);
+  }
+  if (!checks.some((c) => c.name === "callback_conformance")) {
+    const callbacks = operations.flatMap((o) => (o.callbacks ?? []).map((c) => `${o.id}.${c.name}`));
+    if (callbacks.length) out.push(`callbacks not checked (${callbacks.length}): ${callbacks.join(", ")}; callback_conformance did not run`);
+  }
+  return out;
 }
 
 /** Why a run judged nothing, in the words a user can act on. */
