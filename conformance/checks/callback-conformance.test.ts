@@ -39,7 +39,7 @@ const calling = (where: "body" | "query" | "header", payload: unknown, suffix = 
   if (address?.startsWith("http://127.0.0.1:")) http.request(address + suffix, { method, headers: { "content-type": "application/json" } }).on("error", () => {}).end(JSON.stringify(payload));
   return { status: 202, body: {} };
 };
-const only = { checks: ["callback_conformance"], phases: ["stateful" as const], mode: "positive" as const, config: { keys: { all: "k" }, callbacks: { waitMs: 3000 } } };
+const only = { checks: ["callback_conformance"], phases: ["coverage" as const], mode: "positive" as const, config: { keys: { all: "k" }, callbacks: { waitMs: 3000 } } };
 
 describe("callback_conformance", () => {
   it.each([

@@ -20,7 +20,9 @@ export const callbackConformance: Check = {
   title: "Callback request does not conform",
   severity: "high",
   stateless: false,
-  phase: "stateful",
+  // A callback needs no state the stateful phase builds: it runs with the coverage phase's probes,
+  // so runs that leave the stateful phase out (mocks, bench:contracts) check callbacks too.
+  phase: "coverage",
   async probe(ctx, op) {
     if (!op.callbacks?.length) return null;
     const findings: Finding[] = [];
