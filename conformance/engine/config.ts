@@ -166,18 +166,24 @@ export function scopedKeyMaker(cfg: ResolvedConfig): ScopedKeys {
     if (!revoke) return [`${made.length} keys made by keys.withScopes were left active: name a keys.revoke command in the config to remove them after the run`];
     const problems: string[] = [];
     const idPattern = new RegExp(cfg.keys?.idPattern ?? "\\b[A-Za-z]+_[A-Za-z0-9]+\\b");
-    for (const { key, output } of made.splice(0)) {
-      const keyId = output !== undefined ? idPattern.exec(output)?.[0] : undefined;
-      // The key itself is never printed: a problem names its id, or its last four characters.
-      const name = keyId ?? `…${key.slice(-4)}`;
-      try {
-        if (typeof revoke === "function") await revoke(key);
-        else await shell(revoke.replaceAll("{key}", key).replaceAll("{id}", keyId ?? ""), "keys.revoke");
-      } catch (error) {
-        problems.push(`key ${name} made by keys.withScopes could not be revoked: ${(error as Error).message.replaceAll(key, "…")}`);
+    const queue = made.splice(0);
+    // A console command is a process start each (seconds on a busy machine): four at a time.
+    const lane = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { key, output } = next;
+        const keyId = output !== undefined ? idPattern.exec(output)?.[0] : undefined;
+        // The key itself is never printed: a problem names its id, or its last four characters.
+        const name = keyId ?? `…${key.slice(-4)}`;
+        try {
+          if (typeof revoke === "function") await revoke(key);
+          else await shell(revoke.replaceAll("{key}", key).replaceAll("{id}", keyId ?? ""), "keys.revoke");
+        } catch (error) {
+          problems.push(`key ${name} made by keys.withScopes could not be revoked: ${(error as Error).message.replaceAll(key, "…")}`);
+        }
       }
-    }
-    return problems;
+    };
+    await Promise.all([lane(), lane(), lane(), lane()]);
+    return problems.sort();
   };
   return maker;
 }
