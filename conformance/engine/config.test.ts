@@ -1,7 +1,7 @@
 // Issue 39 item 7: keys.withScopes commands run where the suite was started (in the config's
 // folder the platform's console opened, and created, an empty database), fail with one clean
 // line, and the keys a run makes are revoked at its end (keys.revoke), like the resources it makes.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
