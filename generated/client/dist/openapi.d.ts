@@ -1350,10 +1350,11 @@ export interface components {
             /**
              * Format: uri
              * @description An https URL that receives the POSTs: no credentials in it, and a host on the public
-             *     internet (checked again at every delivery). An IP address host is a public IPv4 address in
-             *     dotted form: never one of the IANA special-purpose ranges (private, link-local, CGNAT,
-             *     documentation, benchmarking, multicast, reserved...), nor written in another spelling
-             *     (decimal, hex, octal, short), nor an IPv6 literal; loopback (`127.0.0.0/8`, `[::1]`,
+             *     internet (checked again at every delivery). An IPv4 host is a public address in dotted form:
+             *     never one of the IANA special-purpose ranges (private, link-local, CGNAT, documentation,
+             *     benchmarking, multicast, reserved...), nor written in another spelling (decimal, hex, octal,
+             *     short); an IPv6 literal is none of `::`-prefixed, unique-local, link-local, multicast,
+             *     documentation, Teredo, 6to4 or NAT64; loopback (`127.0.0.0/8`, `[::1]`,
              *     `localhost`) passes the pattern for the development flag's sake and is refused without it
              *     (decisions W4, CR5).
              */
@@ -6370,7 +6371,8 @@ export interface operations {
                     /**
                      * Format: uri
                      * @description Where updates are forwarded; the same rule as a webhook's url (decisions W4, B6, CR5): no
-                     *     IP host in a special-purpose range or another spelling, no IPv6 literal, no credentials.
+                     *     IP host in a special-purpose range or another spelling, no non-public IPv6 literal, no
+                     *     credentials.
                      */
                     forwardUrl: string;
                 };
