@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // platform-conformance: `run` fuzzes an implementation against an OpenAPI contract; `replay`
 // re-sends the failures of a JSON report. Exit codes follow Schemathesis: 0 all checks passed,
-// 1 failures, 2 the contract, config or flags are unusable; 130/143 when Ctrl-C/SIGTERM stopped
+// 1 failures (or nothing was checked at all: not a pass), 2 the contract, config or flags are unusable; 130/143 when Ctrl-C/SIGTERM stopped
 // the run (what ran until then is still printed and written, marked interrupted).
 // Flags follow Schemathesis 4.x's `st run SCHEMA --url URL ...` (conformance/README.md has the table).
 import { mkdir, writeFile } from "node:fs/promises";
@@ -13,7 +13,7 @@ import { ContractError } from "./engine/load-contract.ts";
 import type { Ledger } from "./engine/ledger.ts";
 import { ALL_PHASES, run, type RunOptions } from "./engine/runner.ts";
 import type { Mode, Phase } from "./engine/types.ts";
-import { interruptionLine, renderCoverage, renderFailures, renderWarnings, summaryLine } from "./reports/console.ts";
+import { interruptionLine, nothingCheckedLine, renderCoverage, renderFailures, renderWarnings, summaryLine } from "./reports/console.ts";
 import { htmlReport } from "./reports/html.ts";
 import { jsonReport } from "./reports/json.ts";
 import { junitReport } from "./reports/junit.ts";
@@ -100,7 +100,8 @@ export async function main(argv: string[]): Promise<number> {
       if (!(seconds > 0)) throw new ContractError(`--request-timeout must be a positive number of seconds`);
       requestTimeoutMs = Math.round(seconds * 1000);
     }
-    const reports = list(v.report);
+    // --report-dir alone asks for reports: all of them, rather than silently none (issue 39 item 7).
+    const reports = v.report === undefined && v["report-dir"] !== undefined ? [...REPORTS] : list(v.report);
     for (const kind of reports) {
       // Checked before the run, not after minutes of it.
       if (!REPORTS.includes(kind)) throw new ContractError(`unknown report "${kind}": this suite writes ${REPORTS.join(", ")}${["har", "vcr", "ndjson"].includes(kind) ? ` (Schemathesis' ${kind} is not supported)` : ""}`);
@@ -182,9 +183,10 @@ export async function main(argv: string[]): Promise<number> {
     const warnings = renderWarnings(result);
     if (warnings) console.log(warnings);
     if (result.interrupted) console.log(interruptionLine(result));
+    if (result.nothingChecked) console.log(nothingCheckedLine(result));
     console.log(summaryLine(result));
     if (result.interrupted) return EXIT_ON_SIGNAL[result.interrupted] ?? 1;
-    return result.ledger.failures.length ? 1 : 0;
+    return result.ledger.failures.length || result.nothingChecked ? 1 : 0;
   } catch (error) {
     if (error instanceof ContractError) {
       console.error(`error: ${error.message}`);

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { allChecks } from "./checks/index.ts";
 import { createHttpClient } from "./engine/http-client.ts";
 import { ContractError, loadContract } from "./engine/load-contract.ts";
-import { inferErrorSchema } from "./engine/context.ts";
+import { configuredErrorSchema } from "./engine/error-schema.ts";
 import { toCurl } from "./engine/request.ts";
 import { isUnvalidated, type CheckContext } from "./engine/check-api.ts";
 import type { Exchange } from "./engine/types.ts";
@@ -19,7 +19,7 @@ export async function replay(file: string, baseUrl?: string): Promise<number> {
   }
   const contract = await loadContract(report.spec);
   const client = createHttpClient();
-  const ctx = { contract, errorSchema: inferErrorSchema(contract), config: { operations: {}, values: {}, dir: "." } } as unknown as CheckContext;
+  const ctx = { contract, errorSchema: configuredErrorSchema(contract, report.errorSchema ?? undefined), config: { operations: {}, values: {}, dir: "." } } as unknown as CheckContext;
   let still = 0;
   try {
     for (const f of report.failures) {
@@ -32,14 +32,20 @@ export async function replay(file: string, baseUrl?: string): Promise<number> {
       const check = allChecks.find((c) => c.name === f.check);
       const op = contract.operations.find((o) => o.id === f.operation);
       let failing: boolean;
-      if (check?.response && op) {
-        const ex: Exchange = { operation: op, request, response, phase: f.phase, keyRole: "default", case: { operationId: op.id, pathParams: {}, query: {}, headers: {}, hasBody: request.body !== undefined, mode: /negative|invalid/.test(f.message) ? "negative" : "positive", mutation: f.message } };
+      // No answer at all is not a fix (a stopped server "fixed" everything).
+      if (response.noResponse !== undefined) failing = true;
+      else if (check?.response && op) {
+        // The case's mode as the run recorded it: guessing it from the message read a server's
+        // `invalid_request` body as a negative case, and replay called the very same 400 FIXED.
+        const mode = f.mode ?? (/^invalid input accepted/.test(f.message) ? "negative" : "positive");
+        const ex: Exchange = { operation: op, request, response, phase: f.phase, keyRole: f.keyRole ?? "default", probe: f.probe, case: { operationId: op.id, pathParams: {}, query: {}, headers: {}, hasBody: request.body !== undefined, mode, mutation: f.message } };
         const findings = check.response(ctx, ex);
         // A failure recorded before cannot be "fixed" by a schema that can no longer be compiled.
         failing = isUnvalidated(findings) || (findings ?? []).length > 0;
       } else failing = response.status === f.status;
       if (failing) still++;
-      console.log(`${failing ? "STILL FAILING" : "FIXED"} ${f.check} ${f.operation}: now ${response.status}\n  ${toCurl(request)}`);
+      const now = response.noResponse === undefined ? String(response.status) : `no response (${response.noResponse})`;
+      console.log(`${failing ? "STILL FAILING" : "FIXED"} ${f.check} ${f.operation}: now ${now}\n  ${toCurl(request)}`);
     }
   } finally {
     client.close();

@@ -1,5 +1,6 @@
 // The registry, in the order failures are most useful to read.
 import type { Check } from "../engine/check-api.ts";
+import { callbackConformance } from "./callback-conformance.ts";
 import { contentTypeConformance } from "./content-type-conformance.ts";
 import { ensureResourceAvailability } from "./ensure-resource-availability.ts";
 import { errorBodyConformance } from "./error-body-conformance.ts";
@@ -37,5 +38,6 @@ export const allChecks: Check[] = [
   errorBodyConformance,
   rateLimitConformance,
   webhookSignatureConformance,
+  callbackConformance,
   successCoverage,
 ];

@@ -24,6 +24,8 @@ export interface KeyProvider {
   all?: string;
   /** a key holding exactly these scopes, when the config can make one */
   forScopes(scopes: string[]): Promise<string | undefined>;
+  /** revokes the keys forScopes made (the run removes what it made); returns what it could not */
+  revokeAll?(): Promise<string[]>;
   otherProject?: string;
   lowLimit?: string;
   invalid: string;
@@ -35,12 +37,14 @@ export interface CheckContext {
   seed: number;
   keys: KeyProvider;
   resources: ResourceGraph;
-  /** the schema every 4xx/5xx body must satisfy, if the contract or config names one */
+  /** the schema every 4xx/5xx body must satisfy where its operation documents none, if the config names one */
   errorSchema?: JsonSchema;
   send(op: Operation, c: Case, opts?: SendOptions): Promise<Exchange>;
   /** a seeded positive case for the operation, fixtures applied */
   sampleCase(op: Operation, salt?: number): Case | undefined;
   operation(id: string): Operation | undefined;
+  /** a WARNING line of the run: what a check could not do, said instead of hidden */
+  notice(text: string): void;
   /** deletes what the stateful phase created and kept (engine/cleanup.ts) */
   flushCleanup(owner?: string): Promise<void>;
 }

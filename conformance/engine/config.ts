@@ -42,6 +42,18 @@ export interface WebhookConfig {
   /** `http` or `https` (self-signed) receiver; defaults to what the contract's url field allows */
   protocol?: "http" | "https";
   waitMs?: number;
+  /** where the subscription takes the receiver URL, a runtime expression; default `$request.body#/url` */
+  urlAt?: string;
+  /** the contract's `webhooks` entry whose schema judges the payload; default the one named by trigger.event (or whose operationId it is) */
+  webhook?: string;
+  /**
+   * How deliveries are signed: `false` for not at all; by default HMAC-SHA256 of the raw body in
+   * hex, prefixed `sha256=`, in the header whose name holds "signature" among the webhooks'
+   * header parameters, keyed with the subscription answer's `secret` (or a `whsec_` string).
+   */
+  signature?: false | { header?: string; prefix?: string; encoding?: "hex" | "base64"; secretAt?: string };
+  /** the header naming the event on a delivery; `false` when deliveries carry none */
+  eventHeader?: string | false;
 }
 
 export interface ConformanceConfig {
@@ -51,8 +63,20 @@ export interface ConformanceConfig {
   headers?: Record<string, string>;
   keys?: {
     all?: string;
-    /** map "scope1,scope2" -> key, a shell command with {scopes}, or a function (module configs) */
+    /**
+     * map "scope1,scope2" -> key, a shell command with {scopes}, or a function (module configs).
+     * A command runs in the folder the suite was started from (where `npm run admin` works), not
+     * the config's; its output's last word is the key.
+     */
     withScopes?: Record<string, string> | string | ((scopes: string[]) => Promise<string> | string);
+    /**
+     * Revokes a key `withScopes` made, once the run ends (what the run made, it removes): a shell
+     * command with {key} and {id} (the first `word_id` token of the creating command's output,
+     * or what `idPattern` matches there), or a function (module configs).
+     */
+    revoke?: string | ((key: string) => Promise<void> | void);
+    /** finds a created key's id in the creating command's output; default `\b[A-Za-z]+_[A-Za-z0-9]+\b` */
+    idPattern?: string;
     otherProject?: string;
     lowLimit?: string;
     invalid?: string;
@@ -70,6 +94,8 @@ export interface ConformanceConfig {
   errorSchema?: JsonSchema;
   operations?: Record<string, OperationConfig>;
   webhooks?: WebhookConfig;
+  /** callback_conformance: how long the implementation has to send a callback (default 5000 ms) */
+  callbacks?: { waitMs?: number };
   rateLimit?: { operationId?: string; maxRequests?: number };
   /** a 405 must carry `Allow` (RFC 9110 15.5.6); default true. Prism's mock sends none. */
   requireAllowHeader?: boolean;
@@ -101,25 +127,80 @@ export async function loadConfig(file: string | ConformanceConfig | undefined): 
   return { ...cfg, dir: path.dirname(abs), values: cfg.values ?? {}, operations: cfg.operations ?? {} };
 }
 
+export interface ScopedKeys {
+  (scopes: string[]): Promise<string | undefined>;
+  /** revokes every key this maker created (config `keys.revoke`); says what it could not */
+  revokeAll(): Promise<string[]>;
+}
+
 /** Resolves `withScopes` into a function; keys are cached per scope set. */
-export function scopedKeyMaker(cfg: ResolvedConfig): (scopes: string[]) => Promise<string | undefined> {
+export function scopedKeyMaker(cfg: ResolvedConfig): ScopedKeys {
   const cache = new Map<string, Promise<string | undefined>>();
+  const made: { key: string; output?: string }[] = [];
   const source = cfg.keys?.withScopes;
-  return (scopes) => {
+  const maker = ((scopes: string[]) => {
     const id = [...scopes].sort().join(",");
     if (!cache.has(id)) {
       cache.set(id, (async () => {
         if (!source) return undefined;
-        if (typeof source === "function") return source(scopes);
         if (typeof source === "object") return source[id];
-        const command = source.replace("{scopes}", id || "none");
-        const { stdout } = await run("sh", ["-c", command], { cwd: cfg.dir });
+        if (typeof source === "function") {
+          const key = await source(scopes);
+          if (key) made.push({ key });
+          return key;
+        }
+        const command = source.replaceAll("{scopes}", id || "none");
+        const stdout = await shell(command, "keys.withScopes");
         // Consoles print a sentence around the key; the key is its last word.
-        return stdout.trim().split(/\s+/).pop() || undefined;
+        const key = stdout.trim().split(/\s+/).pop();
+        if (!key) throw new ContractError(`keys.withScopes command printed no key for scopes ${id || "none"}: ${command}`);
+        made.push({ key, output: stdout });
+        return key;
       })());
     }
     return cache.get(id)!;
+  }) as ScopedKeys;
+  maker.revokeAll = async () => {
+    const revoke = cfg.keys?.revoke;
+    if (!made.length) return [];
+    if (!revoke) return [`${made.length} keys made by keys.withScopes were left active: name a keys.revoke command in the config to remove them after the run`];
+    const problems: string[] = [];
+    const idPattern = new RegExp(cfg.keys?.idPattern ?? "\\b[A-Za-z]+_[A-Za-z0-9]+\\b");
+    const queue = made.splice(0);
+    // A console command is a process start each (seconds on a busy machine): four at a time.
+    const lane = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { key, output } = next;
+        const keyId = output !== undefined ? idPattern.exec(output)?.[0] : undefined;
+        // The key itself is never printed: a problem names its id, or its last four characters.
+        const name = keyId ?? `…${key.slice(-4)}`;
+        try {
+          if (typeof revoke === "function") await revoke(key);
+          else await shell(revoke.replaceAll("{key}", key).replaceAll("{id}", keyId ?? ""), "keys.revoke");
+        } catch (error) {
+          problems.push(`key ${name} made by keys.withScopes could not be revoked: ${(error as Error).message.replaceAll(key, "…")}`);
+        }
+      }
+    };
+    await Promise.all([lane(), lane(), lane(), lane()]);
+    return problems.sort();
   };
+  return maker;
+}
+
+/**
+ * A config command, run where the suite was started (the config's folder would give a console
+ * the wrong working directory: the platform's opened, and created, an empty database there). A
+ * failure is one clean line naming the setting, never a stack trace.
+ */
+async function shell(command: string, setting: string): Promise<string> {
+  try {
+    return (await run("sh", ["-c", command], { cwd: process.cwd() })).stdout;
+  } catch (error) {
+    const e = error as { code?: unknown; stderr?: string; message: string };
+    const said = String(e.stderr ?? "").trim().split("\n").filter(Boolean).pop() ?? e.message;
+    throw new ContractError(`${setting} command failed (exit ${e.code ?? "?"}): ${said.slice(0, 300)}`);
+  }
 }
 
 const perOperation = new WeakMap<ResolvedConfig, Map<string, Record<string, unknown>>>();

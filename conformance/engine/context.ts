@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { authFor, basicNotices } from "./auth.ts";
 import { Cleanup } from "./cleanup.ts";
+import { configuredErrorSchema } from "./error-schema.ts";
 import { FreshValues } from "./fresh-values.ts";
 import { GenerationBudgetExceeded, generationNotice } from "./generation-budget.ts";
 import { positiveCaseArb } from "./case-arbitrary.ts";
@@ -15,8 +16,8 @@ import { ServerUnreachable } from "./load-contract.ts";
 import type { Ledger } from "./ledger.ts";
 import { prepareRequest } from "./request.ts";
 import { buildResourceGraph } from "./resources.ts";
-import { schemaKey } from "./schema-normalize.ts";
-import type { Case, Contract, Exchange, JsonSchema, Operation, Phase, ResponseData } from "./types.ts";
+import { RETRIES_ON_429, retryAfterMs, sleep } from "./retry-after.ts";
+import type { Case, Contract, Exchange, Operation, Phase, ResponseData } from "./types.ts";
 
 export interface ContextDeps {
   contract: Contract;
@@ -38,9 +39,11 @@ export interface ContextDeps {
 export function createContext(deps: ContextDeps): CheckContext {
   const { contract, config, client, ledger } = deps;
   const byId = new Map(contract.operations.map((o) => [o.id, o]));
+  const scoped = scopedKeyMaker(config);
   const keys: KeyProvider = {
     all: config.keys?.all,
-    forScopes: scopedKeyMaker(config),
+    forScopes: scoped,
+    revokeAll: scoped.revokeAll,
     otherProject: config.keys?.otherProject,
     lowLimit: config.keys?.lowLimit,
     invalid: config.keys?.invalid ?? "invalid_key_0000000000000000",
@@ -54,7 +57,7 @@ export function createContext(deps: ContextDeps): CheckContext {
     seed: deps.seed,
     keys,
     resources: buildResourceGraph(contract),
-    errorSchema: config.errorSchema ?? inferErrorSchema(contract),
+    errorSchema: configuredErrorSchema(contract, config.errorSchema),
     operation: (id) => byId.get(id),
     sampleCase(op, salt = 0) {
       try {
@@ -65,6 +68,7 @@ export function createContext(deps: ContextDeps): CheckContext {
       }
     },
     flushCleanup: (owner = "stateful") => cleanup.flush(ctx, owner),
+    notice: (text) => ledger.notice(text),
     async send(op: Operation, c0: Case, opts: SendOptions = {}): Promise<Exchange> {
       const c = opts.probe || opts.cleanup ? c0 : await applyBefore(deps.hooks, op, fresh.freshen(op, c0, valuesFor(config, op.id)));
       const key = opts.key === undefined ? keys.all : opts.key;
@@ -75,6 +79,15 @@ export function createContext(deps: ContextDeps): CheckContext {
       let response: ResponseData;
       try {
         response = await client.send(request);
+        // A 429 with Retry-After is waited out and the request sent again (retry-after.ts); the
+        // low-limit key's probe wants to see the 429 itself.
+        for (let tries = 0; response.status === 429 && opts.keyRole !== "low-limit" && tries < RETRIES_ON_429; tries++) {
+          const wait = retryAfterMs(response.headers["retry-after"]);
+          if (wait === undefined || !(await sleep(wait, deps.signal))) break;
+          ledger.retried++;
+          ledger.requests++;
+          response = await client.send(request);
+        }
       } catch (error) {
         if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
         // A dropped connection or a timeout on one input, while the server still answers others,
@@ -123,21 +136,4 @@ async function answers(client: HttpClient, baseUrl: string): Promise<boolean> {
     }
   }
   return false;
-}
-
-/** The error schema most 4xx/5xx responses of the contract share, if any. */
-export function inferErrorSchema(contract: Contract): JsonSchema | undefined {
-  const counts = new Map<string, { schema: JsonSchema; n: number }>();
-  for (const op of contract.operations) {
-    for (const r of op.responses) {
-      if (!/^(4|5|default)/i.test(r.status)) continue;
-      const schema = Object.entries(r.content).find(([m]) => /json/.test(m))?.[1].schema;
-      if (!schema) continue;
-      const key = schemaKey(schema);
-      const entry = counts.get(key) ?? { schema, n: 0 };
-      entry.n++;
-      counts.set(key, entry);
-    }
-  }
-  return [...counts.values()].sort((a, b) => b.n - a.n)[0]?.schema;
 }

@@ -7,6 +7,7 @@ import { tooLongForALine } from "./line-limits.ts";
 import { applyMutation, mutationsFor } from "./mutations.ts";
 import { alternativesOf, formatRange, integerBounds } from "./schema-arbitrary.ts";
 import { notOnThisSide } from "./schema-normalize.ts";
+import { unicodeCase } from "./unicode-strings.ts";
 import type { Case, JsonSchema, Mode, Operation } from "./types.ts";
 
 function boundaryValues(schema: JsonSchema): unknown[] {
@@ -83,6 +84,11 @@ export function coverageCases(op: Operation, mode: Mode, seed: number, opts: Cas
       if (opts.overrides && Object.hasOwn(opts.overrides, p.name)) continue;
       const bag = caseField(p);
       for (const e of int64Edges(p.schema)) out.push({ ...base, [bag]: { ...base[bag], [p.name]: rawInteger(String(e.value), false) }, mode: "edge", mutation: `${p.in} parameter ${p.name}: ${e.description}` });
+    }
+    // Every free string non-ASCII (a positive case), then carrying NUL (an edge case).
+    for (const nul of [false, true]) {
+      const u = unicodeCase(op, base, nul, opts.overrides);
+      if (u) out.push(u);
     }
     if (base.hasBody && base.body && typeof base.body === "object" && !Array.isArray(base.body)) {
       for (const [name, prop] of props) {

@@ -32,8 +32,10 @@ export class Ledger {
   requests = 0;
   /** requests that got no response (a timeout, a reset): judged by not_a_server_error only */
   unanswered = new WeakSet<object>();
-  /** responses to the normal credentials, and how many of them were 401/403 */
-  authenticated = { responses: 0, refused: 0 };
+  /** responses to the normal credentials, how many of them were 401/403, and how many 429 */
+  authenticated = { responses: 0, refused: 0, limited: 0 };
+  /** requests sent again after waiting out a 429's Retry-After */
+  retried = 0;
 
   constructor(operations: Operation[]) {
     for (const op of operations) this.coverage.set(op.id, { operation: op, cases: 0, statuses: new Map() });
@@ -41,6 +43,7 @@ export class Ledger {
 
   exchange(ex: Exchange) {
     this.requests++;
+    if (ex.keyRole === "default" && ex.response.status === 429) this.authenticated.limited++;
     if (ex.response.noResponse !== undefined) this.unanswered.add(ex.request);
     if (ex.keyRole === "default" && ex.response.status) {
       this.authenticated.responses++;
@@ -71,6 +74,13 @@ export class Ledger {
     const { responses, refused } = this.authenticated;
     if (responses < 10 || refused * 2 <= responses) return undefined;
     return `most responses were 401/403: are credentials configured? (${refused} of ${responses} responses to the configured credentials; see "credentials" and "keys.all" in the config)`;
+  }
+
+  /** Like authNotice: when most answers were 429, the checks mostly saw the rate limiter. */
+  rateLimitNotice(): string | undefined {
+    const { responses, limited } = this.authenticated;
+    if (responses < 10 || limited * 2 <= responses) return undefined;
+    return `most responses were 429: the checks mostly saw the rate limiter, not the API (${limited} of ${responses} responses to the configured credentials, after waiting out Retry-After up to 10 s ${this.retried} times); use a key with a higher limit or --rate-limit`;
   }
 
   /** Adds a notice once. */

@@ -1,10 +1,10 @@
 // Turns any OpenAPI 3.0 or 3.1 document into the flat list of operations the engine works on.
 // Generators and validators never meet a `$ref`: references are resolved here, to shared objects.
-import type { Contract, HeaderSpec, LinkSpec, MediaSpec, Operation, Parameter, ResponseSpec } from "./types.ts";
+import type { CallbackRequest, CallbackSpec, Contract, HeaderSpec, LinkSpec, MediaSpec, Operation, Parameter, ResponseSpec } from "./types.ts";
 import { SchemaBuilder, unresolvedSchema } from "./schema-normalize.ts";
 import { escapePointer, RefResolver } from "./dereference.ts";
 import { loadDocuments, locationUrl, parseDocument, readDocument, type DocumentSet } from "./documents.ts";
-import { preferredMediaType } from "./media-types.ts";
+import { bodyKind, preferredMediaType } from "./media-types.ts";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
@@ -163,17 +163,24 @@ function buildOperation(b: Build, key: string, method: string, item: any, itemAt
   const { node: requestBody, pointer: bodyAt, problem: bodyProblem } = resolver.follow(op.requestBody, `${at}/requestBody`);
   if (bodyProblem) unresolved.push(bodyProblem);
   const content = requestBody?.content;
+  let otherBodies: Operation["otherBodies"];
   if (content) {
-    // JSON where offered, else a form, multipart or text type the suite can encode (media-types.ts).
-    const mediaType = preferredMediaType(Object.keys(content)) ?? "application/json";
-    const mediaAt = `${bodyAt}/content/${escapePointer(mediaType)}`;
-    body = {
-      encoding: content[mediaType]?.encoding,
-      required: Boolean(requestBody.required),
-      mediaType,
-      schema: requestSchema(content[mediaType]?.schema, `${mediaAt}/schema`) ?? {},
-      examples: collectExamples(resolver, content[mediaType], mediaAt),
+    const bodyFor = (mediaType: string): NonNullable<Operation["body"]> => {
+      const mediaAt = `${bodyAt}/content/${escapePointer(mediaType)}`;
+      return {
+        encoding: content[mediaType]?.encoding,
+        required: Boolean(requestBody.required),
+        mediaType,
+        schema: requestSchema(content[mediaType]?.schema, `${mediaAt}/schema`) ?? {},
+        examples: collectExamples(resolver, content[mediaType], mediaAt),
+      };
     };
+    // JSON where offered, else a form, multipart or text type the suite can encode (media-types.ts);
+    // every other type it can write is drawn too (issue 39 item 5: only the first was ever sent).
+    const mediaType = preferredMediaType(Object.keys(content)) ?? "application/json";
+    body = bodyFor(mediaType);
+    const others = Object.keys(content).filter((m) => m !== mediaType && bodyKind(m));
+    if (others.length) otherBodies = others.map(bodyFor);
   }
   // Maps written as a reference (`responses: {$ref: responses.yml}`) are read as Redocly reads them.
   const map = (node: any, pointer: string) => resolver.follow(node, pointer);
@@ -216,12 +223,47 @@ function buildOperation(b: Build, key: string, method: string, item: any, itemAt
     tags: op.tags ?? [],
     parameters,
     body,
+    ...(otherBodies ? { otherBodies } : {}),
+    ...callbacksOf(b, op, at),
     responses,
     security,
     scope: op[scopeExt],
     raw: op,
     ...(unresolved.length ? { unresolved } : {}),
   };
+}
+
+/**
+ * The operation's callbacks, their bodies built as the server's side of an exchange (what the
+ * implementation sends is judged like a response: writeOnly properties need not be there).
+ */
+function callbacksOf(b: Build, op: any, at: string): { callbacks?: CallbackSpec[] } {
+  const { resolver } = b;
+  const { node: map, pointer: mapAt } = resolver.follow(op.callbacks, `${at}/callbacks`);
+  if (!map || typeof map !== "object") return {};
+  const callbacks: CallbackSpec[] = [];
+  for (const [name, c0] of Object.entries<any>(map)) {
+    const { node: callback, pointer: cAt } = resolver.follow(c0, `${mapAt}/${escapePointer(name)}`);
+    for (const [expression, i0] of Object.entries<any>(callback ?? {})) {
+      if (expression.startsWith("x-")) continue;
+      const { node: item, pointer: iAt } = resolver.follow(i0, `${cAt}/${escapePointer(expression)}`);
+      const requests: CallbackRequest[] = [];
+      for (const method of METHODS) {
+        const { node: cop, pointer: oAt } = resolver.follow(item?.[method], `${iAt}/${method}`);
+        if (!cop) continue;
+        const { node: body, pointer: bAt } = resolver.follow(cop.requestBody, `${oAt}/requestBody`);
+        const content: Record<string, MediaSpec> = {};
+        for (const [m, media] of Object.entries<any>(body?.content ?? {})) {
+          const mAt = `${bAt}/content/${escapePointer(m)}`;
+          content[m] = { schema: media?.schema === undefined ? undefined : b.response.build(media.schema, `${mAt}/schema`), examples: [] };
+        }
+        const { node: responses } = resolver.follow(cop.responses, `${oAt}/responses`);
+        requests.push({ method: method.toUpperCase(), content, bodyRequired: Boolean(body?.required), statuses: Object.keys(responses ?? {}).map((s) => s.toUpperCase()) });
+      }
+      if (requests.length) callbacks.push({ name, expression, requests, pointer: iAt });
+    }
+  }
+  return callbacks.length ? { callbacks } : {};
 }
 
 /** Example values, exactly as written: data, so a `$ref` key inside one is kept as a key. */

@@ -9,6 +9,9 @@ import os from "node:os";
 import path from "node:path";
 
 export interface Delivery {
+  method: string;
+  /** the request target as received (path and query) */
+  url: string;
   headers: Record<string, string>;
   body: string;
 }
@@ -31,7 +34,8 @@ function selfSigned(): { key: Buffer; cert: Buffer } {
   }
 }
 
-export async function startReceiver(protocol: "http" | "https" = "http"): Promise<Receiver> {
+/** `status`: what the receiver answers (a callback's documented status; webhooks get 200). */
+export async function startReceiver(protocol: "http" | "https" = "http", status = 200): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   const waiters = new Set<() => void>();
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -40,8 +44,9 @@ export async function startReceiver(protocol: "http" | "https" = "http"): Promis
     req.on("end", () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
-      deliveries.push({ headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      deliveries.push({ method: req.method ?? "", url: req.url ?? "", headers, body: Buffer.concat(chunks).toString("utf8") });
+      if (status === 204 || status === 304) res.writeHead(status).end();
+      else res.writeHead(status, { "content-type": "application/json" }).end("{}");
       for (const w of waiters) w();
     });
   };

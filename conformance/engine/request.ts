@@ -107,7 +107,9 @@ export function pinnedHeaders(op: Operation, headers: Record<string, string>): O
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function toCurl(req: PreparedRequest): string {
-  const parts = ["curl", "-X", req.method, shellQuote(req.url)];
+  // `curl -X HEAD` waits for the body the Content-Length announces, which never comes: `-I` is HEAD.
+  const head = req.method === "HEAD" && req.body === undefined;
+  const parts = head ? ["curl", "-I", shellQuote(req.url)] : ["curl", "-X", req.method, shellQuote(req.url)];
   for (const [k, v] of Object.entries(req.headers)) parts.push("-H", shellQuote(`${k}: ${v}`));
   if (req.body !== undefined) parts.push("--data-raw", shellQuote(req.body));
   return parts.join(" ");

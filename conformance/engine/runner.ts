@@ -9,6 +9,7 @@ import { unknownFormats, unvalidatedSchemas } from "./validator.ts";
 import fc from "fast-check";
 import { loadConfig, valuesFor, type ConformanceConfig } from "./config.ts";
 import { createContext } from "./context.ts";
+import { webhookEntry } from "./webhook-entry.ts";
 import { coverageCases } from "./coverage.ts";
 import { fuzzOperation } from "./fuzz.ts";
 import { GenerationBudgetExceeded, generationNotice } from "./generation-budget.ts";
@@ -23,7 +24,7 @@ import { pinnedHeaders } from "./request.ts";
 import { selectOperations, type Filters } from "./select.ts";
 import { createThrottle, runPool } from "./throttle.ts";
 import { reasonText, RunInterrupted } from "./interruption.ts";
-import type { Case, Contract, Exchange, Failure, Finding, Mode, Operation, Phase } from "./types.ts";
+import type { Case, Contract, Exchange, Failure, Finding, JsonSchema, Mode, Operation, Phase } from "./types.ts";
 
 export const ALL_PHASES: Phase[] = ["examples", "coverage", "fuzzing", "stateful"];
 
@@ -66,6 +67,10 @@ export interface RunResult {
   phases: Phase[];
   /** why the run stopped early ("SIGINT", "SIGTERM"); the ledger holds what ran before */
   interrupted?: string;
+  /** the config's errorSchema as written (replay judges error bodies by it again) */
+  errorSchema?: JsonSchema;
+  /** set when no (operation, check) pair was judged: such a run is not a pass, and this says why */
+  nothingChecked?: string;
 }
 
 export function selectChecks(names: string[] | undefined, exclude: string[] | undefined): Check[] {
@@ -91,7 +96,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const phases = opts.phases ?? ALL_PHASES;
   const mode = opts.mode ?? "all";
   const maxExamples = opts.maxExamples ?? 100;
-  const ledger = new Ledger(operations);
+  // Skipped operations stay in the ledger: the coverage table and success_coverage say they got no request.
+  const ledger = new Ledger([...operations, ...unwritable]);
   for (const o of unwritable) ledger.notice(`${o.id}: skipped, the suite cannot produce a ${o.body!.mediaType} request body`);
   const client = createHttpClient({ throttle: opts.rateLimit ? createThrottle(opts.rateLimit) : undefined, signal: opts.signal, timeoutMs: opts.requestTimeoutMs });
   const hooks = await loadHooks(config.hooks, config.dir);
@@ -143,6 +149,9 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       status: f.status ?? ex.response.status,
       phase: ex.phase,
       seed,
+      mode: ex.case.mode,
+      keyRole: ex.keyRole,
+      probe: ex.probe,
     });
   };
   ctx = createContext({
@@ -198,28 +207,34 @@ export async function run(opts: RunOptions): Promise<RunResult> {
             ledger.notice(generationNotice(op.id, what, error));
           }
         };
-        if (phase === "examples") await generating("examples", () => sendAll(op, exampleCases(ctx, op, overrides)));
-        if (phase === "coverage") {
-          await generating("coverage cases", () => sendAll(op, coverageCases(op, mode, seed, { overrides })));
-          await runProbes(phase, op);
-        }
-        if (phase === "fuzzing") {
-          const positiveBudget = mode === "all" ? Math.ceil(maxExamples / 2) : maxExamples;
-          const deps = {
-            send: (c: Case, silent: boolean) => ctx.send(op, c, { silent }),
-            judge: (ex: Exchange) => judge(ex),
-            judgeOne: (check: string, ex: Exchange) => judge(ex, check).get(check) ?? [],
-            report,
-            shouldStop: stop,
-          };
-          if (mode !== "negative") await generating("fuzzing", () => fuzzOperation(op, positiveCaseArb(op, { overrides }), positiveBudget, seed, deps));
-          if (mode !== "positive") {
-            await generating("negative fuzzing", async () => {
-              const negative = negativeCaseArb(op, { overrides });
-              if (negative) await fuzzOperation(op, negative, mode === "all" ? maxExamples - positiveBudget : maxExamples, seed + 1, deps);
-            });
+        // Every media type the body accepts that the suite can write: examples and coverage in
+        // full for each, the fuzzing budget shared among them (as Schemathesis draws one media
+        // type per example). The probes use the first.
+        const variants = bodyVariants(op);
+        const label = (v: Operation) => (variants.length > 1 ? ` (${v.body!.mediaType})` : "");
+        for (const v of variants) {
+          if (phase === "examples") await generating(`examples${label(v)}`, () => sendAll(v, exampleCases(ctx, v, overrides)));
+          if (phase === "coverage") await generating(`coverage cases${label(v)}`, () => sendAll(v, coverageCases(v, mode, seed, { overrides })));
+          if (phase === "fuzzing") {
+            const budget = Math.max(1, Math.ceil(maxExamples / variants.length));
+            const positiveBudget = mode === "all" ? Math.ceil(budget / 2) : budget;
+            const deps = {
+              send: (c: Case, silent: boolean) => ctx.send(v, c, { silent }),
+              judge: (ex: Exchange) => judge(ex),
+              judgeOne: (check: string, ex: Exchange) => judge(ex, check).get(check) ?? [],
+              report,
+              shouldStop: stop,
+            };
+            if (mode !== "negative") await generating(`fuzzing${label(v)}`, () => fuzzOperation(v, positiveCaseArb(v, { overrides }), positiveBudget, seed, deps));
+            if (mode !== "positive") {
+              await generating(`negative fuzzing${label(v)}`, async () => {
+                const negative = negativeCaseArb(v, { overrides });
+                if (negative) await fuzzOperation(v, negative, mode === "all" ? budget - positiveBudget : budget, seed + 1, deps);
+              });
+            }
           }
         }
+        if (phase === "coverage") await runProbes(phase, op);
         if (phase === "stateful") await runProbes(phase, op);
         // fast-check reports a property that threw as failed, so fuzzing swallows an interruption.
         if (opts.signal?.aborted) throw new RunInterrupted(opts.signal.reason);
@@ -242,7 +257,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       ledger.notice(`interrupted (${interrupted}) during the ${currentPhase} phase after ${ledger.requests} requests: this report covers what ran until then; checks judged at the end of a run (success coverage) did not run, and resources the run created may not have been deleted`);
     }
     // Checks judged on the whole run would judge a run cut short: not when interrupted.
-    for (const op of interrupted ? [] : operations) {
+    for (const op of interrupted ? [] : [...operations, ...unwritable]) {
       for (const check of checks) {
         const cov = ledger.coverage.get(op.id);
         const findings = check.final && cov ? check.final(ctx, op, cov) : null;
@@ -251,8 +266,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
         for (const f of findings) report(check.name, fakeExchange(op, phasesRun[phasesRun.length - 1] ?? "stateful"), [f]);
       }
     }
-    const authNotice = ledger.authNotice();
-    if (authNotice) ledger.notice(authNotice);
+    if (!contract.operations.length) ledger.notice(`the contract has no operations to test (no paths${contract.raw.webhooks ? `; ${Object.keys(contract.raw.webhooks).length} webhooks` : ""})`);
+    for (const n of [ledger.authNotice(), ledger.rateLimitNotice(), ...uncheckedEventsNotices(contract, config, checks, operations, ledger)]) if (n) ledger.notice(n);
     // What the contract asks that the suite could not honour, by JSON pointer: never silent.
     for (const w of contract.warnings) ledger.notice(`contract ${w.pointer}: ${w.message}`);
     for (const s of unvalidatedSchemas()) ledger.notice(`schema ${s.pointer} cannot be compiled (${s.message}): nothing was validated against it, and the checks that need it report "unvalidated"`);
@@ -261,10 +276,14 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     const formats = unknownFormats();
     if (formats.length) ledger.notice(`formats the suite does not check (values of these are judged by type only): ${formats.join(", ")}`);
   } finally {
+    // Keys the run made are removed like the resources it made (a run's own keys pile up otherwise).
+    for (const problem of await ctx.keys.revokeAll?.() ?? []) ledger.notice(problem);
     await hooks.afterAll?.();
     client.close();
   }
-  return { contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations, phases: phasesRun, interrupted };
+  const judged = ledger.totals();
+  const nothingChecked = interrupted || judged.passed + judged.failed > 0 ? undefined : nothingCheckedReason(contract, selected.length, operations.length, ledger.requests);
+  return { nothingChecked, contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations, phases: phasesRun, interrupted, errorSchema: config.errorSchema };
 }
 
 /** Cases built from the contract's examples, missing parts filled from a seeded sample. */
@@ -292,6 +311,53 @@ function exampleCases(ctx: CheckContext, op: Operation, values: Record<string, u
   // An example that breaks its own schema is the contract's problem; it is sent but judged by
   // the response checks only, never by the data-acceptance checks.
   return out.map((c) => (caseIsValid(op, c) ? c : { ...c, mode: "negative" as const, mutation: "contract example outside its schema" }));
+}
+
+/**
+ * Webhooks and callbacks the run did not check, named: reading them is not checking them (issue
+ * 39 item 4). A webhook is checked when webhook_signature_conformance judged its subscription.
+ */
+function uncheckedEventsNotices(contract: Contract, config: ConformanceConfig, checks: Check[], operations: Operation[], ledger: Ledger): string[] {
+  const out: string[] = [];
+  const hooks: Record<string, any> = contract.raw.webhooks ?? {};
+  const names = Object.keys(hooks);
+  if (names.length) {
+    const cfg = config.webhooks;
+    const selected = checks.some((c) => c.name === "webhook_signature_conformance");
+    const judged = cfg && ledger.outcomes.get(cfg.subscribe)?.has("webhook_signature_conformance") ? webhookEntry(hooks, cfg.webhook ?? cfg.trigger.event)?.[0] : undefined;
+    const left = names.filter((n) => n !== judged);
+    const why = !cfg
+      ? 'no "webhooks" config says how to subscribe (subscribe, trigger, urlAt, signature)'
+      : !selected
+        ? "webhook_signature_conformance did not run (it is opt-in: --checks all or --checks webhook_signature_conformance)"
+        : judged
+          ? "the configured trigger causes one event only"
+          : `the subscription through ${cfg.subscribe} was not judged (see above)`;
+    if (left.length) out.push(`webhooks not checked (${left.length} of ${names.length}): ${left.join(", ")}; ${why}`);
+  }
+  if (!checks.some((c) => c.name === "callback_conformance")) {
+    const callbacks = operations.flatMap((o) => (o.callbacks ?? []).map((c) => `${o.id}.${c.name}`));
+    if (callbacks.length) out.push(`callbacks not checked (${callbacks.length}): ${callbacks.join(", ")}; callback_conformance did not run`);
+  }
+  return out;
+}
+
+/** Why a run judged nothing, in the words a user can act on. */
+function nothingCheckedReason(contract: Contract, selected: number, runnable: number, requests: number): string {
+  if (!contract.operations.length) return "the contract has no operations (paths) to test";
+  if (!selected) return `no operation was selected: the filters or the config's skips left none of the contract's ${contract.operations.length}`;
+  if (!runnable) return `none of the ${selected} selected operations can be sent (request bodies the suite cannot write; see the warnings)`;
+  if (!requests) return `no request was sent to the ${runnable} selected operations: no case could be drawn (see the warnings)`;
+  return `${requests} requests were sent, but no check applied to any of them`;
+}
+
+const variantsOf = new WeakMap<Operation, Operation[]>();
+
+/** The operation once per request media type the suite can write, its preferred one first (kept: generators are cached per operation object). */
+function bodyVariants(op: Operation): Operation[] {
+  let variants = variantsOf.get(op);
+  if (!variants) variantsOf.set(op, (variants = [op, ...(op.otherBodies ?? []).map((body) => ({ ...op, body, otherBodies: undefined }))]));
+  return variants;
 }
 
 function fakeExchange(op: Operation, phase: Phase): Exchange {

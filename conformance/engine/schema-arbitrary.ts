@@ -3,7 +3,10 @@
 // combined with lengths) cost retries, never false failures.
 import fc from "fast-check";
 import { budgetedFilter, GenerationBudgetExceeded, pointerToken } from "./generation-budget.ts";
+import { hostileFormat } from "./hostile-formats.ts";
 import { boundPattern } from "./pattern-bounds.ts";
+import { textUnit } from "./unicode-strings.ts";
+import { validate } from "./validator.ts";
 import { discriminatorHint, fixesProperty } from "./schema-normalize.ts";
 import type { JsonSchema } from "./types.ts";
 
@@ -236,7 +239,16 @@ function numberArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<number> {
 const LOWER = "abcdefghijklmnopqrstuvwxyz0123456789";
 const label = fc.string({ unit: fc.constantFrom(...LOWER), minLength: 1, maxLength: 10 });
 
+/** A format's values: tame ones and, as often, the hostile ones of hostile-formats.ts. */
 function formatArb(format: string): fc.Arbitrary<string> | undefined {
+  const tame = tameFormatArb(format);
+  const hostile = hostileFormat(format);
+  // Only what the validator's reading of the format accepts (its `url` wants a dotted name).
+  const schema = { type: "string", format };
+  return tame && hostile ? fc.oneof(tame, hostile.filter((v) => validate(schema, v).valid)) : tame;
+}
+
+function tameFormatArb(format: string): fc.Arbitrary<string> | undefined {
   switch (format) {
     case "email":
     case "idn-email":
@@ -327,7 +339,8 @@ function stringArb(s: any, opts: ArbitraryOptions): fc.Arbitrary<string> {
       }
     }
   }
-  const unit = opts.token ? fc.constantFrom(...`${LOWER}ABCDEFGHIJKLMNOPQRSTUVWXYZ-_`) : "grapheme-ascii";
+  // Non-ASCII in every free string but header, path and cookie values (unicode-strings.ts).
+  const unit = opts.token ? fc.constantFrom(...`${LOWER}ABCDEFGHIJKLMNOPQRSTUVWXYZ-_`) : textUnit;
   return fc.string({ unit, minLength, maxLength: Math.min(maxLength, minLength + 24) });
 }
 

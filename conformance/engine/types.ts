@@ -65,13 +65,39 @@ export interface Operation {
     /** the media type's OpenAPI Encoding Objects by property (form and multipart bodies) */
     encoding?: Record<string, any>;
   };
+  /**
+   * The other media types the request body accepts that the suite can write (a form or multipart
+   * beside JSON), each drawn too: a server may break on the one the suite did not send.
+   */
+  otherBodies?: NonNullable<Operation["body"]>[];
   responses: ResponseSpec[];
+  /** callbacks the operation declares (OpenAPI Callback Objects), checked by callback_conformance */
+  callbacks?: CallbackSpec[];
   /** security requirement names; empty array means explicitly public */
   security: string[][];
   scope?: string;
   raw: Record<string, any>;
   /** parameters or a request body the suite could not resolve (pointer and why): inputs cannot be judged */
   unresolved?: string[];
+}
+
+/** One request of a callback: what the implementation sends to the URL the client gave. */
+export interface CallbackRequest {
+  method: string;
+  /** media type -> schema of the body the implementation sends */
+  content: Record<string, MediaSpec>;
+  bodyRequired: boolean;
+  /** statuses the receiver may answer ("200", "2XX", "DEFAULT") */
+  statuses: string[];
+}
+
+/** An OpenAPI Callback Object entry: `{$request.body#/callbackUrl}` -> its requests. */
+export interface CallbackSpec {
+  name: string;
+  /** the URL template, a runtime expression (`{$request.body#/callbackUrl}/events`) */
+  expression: string;
+  requests: CallbackRequest[];
+  pointer: string;
 }
 
 /** Something in the contract the suite cannot honour fully, named by JSON pointer. */
@@ -157,6 +183,10 @@ export interface Failure {
   status?: number;
   phase: Phase;
   seed: number;
+  /** how the request was meant (positive, negative, edge), its credential and probe: replay judges as the run did */
+  mode?: Case["mode"];
+  keyRole?: KeyRole;
+  probe?: string;
 }
 
 /** What a check says about one piece of evidence; the runner adds operation, seed and phase. */

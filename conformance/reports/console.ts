@@ -39,6 +39,11 @@ export function renderWarnings(result: RunResult): string {
   ].join("\n");
 }
 
+/** Above the summary when nothing was judged: `0 passed, 0 failed` is not a pass. */
+export function nothingCheckedLine(result: RunResult): string {
+  return result.nothingChecked ? `NOTHING CHECKED: ${result.nothingChecked}; this run is not a pass` : "";
+}
+
 /** Above the summary when the run was stopped early: what the numbers cover. */
 export function interruptionLine(result: RunResult): string {
   if (!result.interrupted) return "";

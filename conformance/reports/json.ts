@@ -16,7 +16,11 @@ export function jsonReport(result: RunResult, meta: { spec: string; baseUrl: str
     /** "SIGINT"/"SIGTERM" when the run was stopped early: the report covers what ran until then */
     interrupted: result.interrupted ?? null,
     checks: result.checks,
+    /** the config's errorSchema, when it named one: replay judges error bodies by it */
+    errorSchema: result.errorSchema ?? null,
     summary: { passed, failed, unvalidated },
+    /** why the run judged nothing (then it is not a pass), or null */
+    nothingChecked: result.nothingChecked ?? null,
     failures: result.ledger.failures,
     /** what the run could not do (values it could not generate, media types it cannot send...) */
     warnings: result.ledger.notices,

@@ -192,10 +192,14 @@ export async function startReference(): Promise<Reference> {
       otherProject: b.key,
       lowLimit,
       withScopes: `"${process.execPath}" "${admin}" keys create --project ${a.id} --scopes {scopes} --rate-limit 1000000`,
+      // The scoped keys the run makes are revoked when it ends (issue 39 item 7).
+      revoke: `"${process.execPath}" "${admin}" keys revoke {id}`,
     },
     values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone], csr: readFileSync(`${csrDir}.csr`, "utf8"), presetId: "pre_conformance" },
     // The shared preset is every project's: using it from the other project is no leak.
     ownedValues: ["zone", "domain", "from", "mailbox", "domains", "csr"],
+    // The platform promises its error body on every error, the router's 405s included (decision E1).
+    errorSchema: { $ref: "#/components/schemas/ErrorBody" },
     webhooks: {
       subscribe: "createWebhook",
       // Mail to the first project's own mailbox: relayed to our SMTP listener, delivered, signed event.

@@ -857,9 +857,9 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "url": {
           "type": "string",
           "maxLength": 2048,
-          "pattern": "^https://[^/?#@\\s]+(?:[/?#]\\S*)?$",
+          "pattern": "^https://(?!\\[(?!::1\\])(?:::|0+:|[fF][cCdDfF]|[fF][eE][89aAbB]|2001:0*[dD][bB]8:|2001:0*:|2002:|64:[fF][fF]9[bB]:|100::))(?!(?!(?:(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.?(?::\\d*)?(?:[/?#]|$))(?:0[xX][0-9a-fA-F]*|\\d+)(?:\\.(?:0[xX][0-9a-fA-F]*|\\d+))*\\.?(?::\\d*)?(?:[/?#]|$))(?!(?:0|10|100\\.(?:6[4-9]|[7-9]\\d|1[01]\\d|12[0-7])|169\\.254|172\\.(?:1[6-9]|2\\d|3[01])|192\\.0\\.[02]|192\\.88\\.99|192\\.168|198\\.1[89]|198\\.51\\.100|203\\.0\\.113|2(?:2[4-9]|[3-5]\\d))\\.[0-9.]*\\.?(?::\\d*)?(?:[/?#]|$))[^/?#@\\s]+(?:[/?#]\\S*)?$",
           "format": "uri",
-          "description": "An https URL that receives the POSTs: no credentials in it, and a host on the public\ninternet (checked again at every delivery)."
+          "description": "An https URL that receives the POSTs: no credentials in it, and a host on the public\ninternet (checked again at every delivery). An IPv4 host is a public address in dotted form:\nnever one of the IANA special-purpose ranges (private, link-local, CGNAT, documentation,\nbenchmarking, multicast, reserved...), nor written in another spelling (decimal, hex, octal,\nshort); an IPv6 literal is none of `::`-prefixed, unique-local, link-local, multicast,\ndocumentation, Teredo, 6to4 or NAT64; loopback (`127.0.0.0/8`, `[::1]`,\n`localhost`) passes the pattern for the development flag's sake and is refused without it\n(decisions W4, CR5)."
         },
         "events": {
           "type": "array",
@@ -5242,8 +5242,9 @@ export const operations: readonly OperationSpec[] = [
           "forwardUrl": {
             "type": "string",
             "maxLength": 2048,
-            "pattern": "^https?://",
-            "format": "uri"
+            "pattern": "^https?://(?!\\[(?!::1\\])(?:::|0+:|[fF][cCdDfF]|[fF][eE][89aAbB]|2001:0*[dD][bB]8:|2001:0*:|2002:|64:[fF][fF]9[bB]:|100::))(?!(?!(?:(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.?(?::\\d*)?(?:[/?#]|$))(?:0[xX][0-9a-fA-F]*|\\d+)(?:\\.(?:0[xX][0-9a-fA-F]*|\\d+))*\\.?(?::\\d*)?(?:[/?#]|$))(?!(?:0|10|100\\.(?:6[4-9]|[7-9]\\d|1[01]\\d|12[0-7])|169\\.254|172\\.(?:1[6-9]|2\\d|3[01])|192\\.0\\.[02]|192\\.88\\.99|192\\.168|198\\.1[89]|198\\.51\\.100|203\\.0\\.113|2(?:2[4-9]|[3-5]\\d))\\.[0-9.]*\\.?(?::\\d*)?(?:[/?#]|$))[^/?#@\\s]+(?:[/?#]\\S*)?$",
+            "format": "uri",
+            "description": "Where updates are forwarded; the same rule as a webhook's url (decisions W4, B6, CR5): no\nIP host in a special-purpose range or another spelling, no non-public IPv6 literal, no\ncredentials."
           }
         },
         "required": [

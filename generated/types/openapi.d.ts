@@ -1350,7 +1350,13 @@ export interface components {
             /**
              * Format: uri
              * @description An https URL that receives the POSTs: no credentials in it, and a host on the public
-             *     internet (checked again at every delivery).
+             *     internet (checked again at every delivery). An IPv4 host is a public address in dotted form:
+             *     never one of the IANA special-purpose ranges (private, link-local, CGNAT, documentation,
+             *     benchmarking, multicast, reserved...), nor written in another spelling (decimal, hex, octal,
+             *     short); an IPv6 literal is none of `::`-prefixed, unique-local, link-local, multicast,
+             *     documentation, Teredo, 6to4 or NAT64; loopback (`127.0.0.0/8`, `[::1]`,
+             *     `localhost`) passes the pattern for the development flag's sake and is refused without it
+             *     (decisions W4, CR5).
              */
             url: string;
         };
@@ -6362,7 +6368,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description Where updates are forwarded; the same rule as a webhook's url (decisions W4, B6, CR5): no
+                     *     IP host in a special-purpose range or another spelling, no non-public IPv6 literal, no
+                     *     credentials.
+                     */
                     forwardUrl: string;
                 };
             };

@@ -2,7 +2,7 @@
 // the Redocly reference itself, serves it without a restart, and the page works in headless
 // Chromium with every request off the loopback server refused. The screenshot goes to
 // test-results/docs-offline.png.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
@@ -32,7 +32,9 @@ beforeAll(async () => {
   docsDir = mkdtempSync(path.join(tmpdir(), "docs-"));
   expect(existsSync(path.join(docsDir, "index.html"))).toBe(false);
   // A fresh clone: no built reference yet.
-  p = await startTestPlatform({}, { docs: { build: true, file: path.join(docsDir, "index.html") } });
+  // The contract /openapi.json follows: a copy of generated/openapi's, which the last test rewrites.
+  copyFileSync(path.join(root, "generated/openapi/openapi.json"), path.join(docsDir, "openapi.json"));
+  p = await startTestPlatform({}, { docs: { build: true, file: path.join(docsDir, "index.html"), contractFile: path.join(docsDir, "openapi.json") } });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -79,5 +81,19 @@ describe("the reference at /docs", () => {
     const later = new Date(Date.now() + 60_000);
     utimesSync(file, later, later);
     expect(await docsText()).toContain("rebuilt reference");
+  });
+});
+
+describe("the contract at /openapi.json", () => {
+  it("follows the contract file after a rebuild (npm run generate -- --watch), as /docs does", async () => {
+    const before = (await (await fetch(`${p.url}/openapi.json`)).json()) as { info: { title: string } };
+    const file = path.join(docsDir, "openapi.json");
+    const rebuilt = JSON.parse(readFileSync(file, "utf8")) as { info: { title: string } };
+    rebuilt.info.title = `${before.info.title} (rebuilt)`;
+    writeFileSync(file, JSON.stringify(rebuilt));
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(file, later, later);
+    const after = (await (await fetch(`${p.url}/openapi.json`)).json()) as { info: { title: string } };
+    expect(after.info.title).toBe(`${before.info.title} (rebuilt)`);
   });
 });

@@ -20,6 +20,8 @@ export interface DocsOptions {
   file?: string;
   /** Called when a build fails (the plain index stays). */
   onBuildError?: (message: string) => void;
+  /** The contract file /openapi.json follows (default generated/openapi/openapi.json). */
+  contractFile?: string;
 }
 
 const repoFile = (relative: string) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
@@ -27,12 +29,43 @@ export const DEFAULT_DOCS_FILE = repoFile("generated/docs/index.html");
 const CONTRACT_FILE = repoFile("generated/openapi/openapi.json");
 
 export async function registerDocs(app: FastifyInstance, openapi: object, options: DocsOptions = {}): Promise<void> {
-  const json = JSON.stringify(openapi);
-  app.get("/openapi.json", async (_req, reply) => reply.header("content-type", "application/json; charset=utf-8").send(json));
+  const contract = servedContract(openapi, options.contractFile ?? CONTRACT_FILE);
+  app.get("/openapi.json", async (_req, reply) => reply.header("content-type", "application/json; charset=utf-8").header("cache-control", "no-cache").send(contract()));
   const docs = referenceDocs(openapi as Obj, options);
   app.get("/docs", async (_req, reply) =>
     reply.header("content-type", "text/html; charset=utf-8").header("cache-control", "no-cache").send(docs.html()),
   );
+}
+
+/**
+ * The contract's JSON as /openapi.json serves it. A server started from generated/openapi follows
+ * that file, as /docs does: after `npm run generate -- --watch` rebuilt it, both show the new
+ * contract (read again when its mtime moves). A server given another contract (tests) serves that.
+ */
+function servedContract(openapi: object, file: string): () => string {
+  const json = JSON.stringify(openapi);
+  const fromFile = () => (existsSync(file) ? readFileSync(file, "utf8") : undefined);
+  const startedFromFile = (() => {
+    const text = fromFile();
+    try {
+      return text !== undefined && JSON.stringify(JSON.parse(text)) === json;
+    } catch {
+      return false;
+    }
+  })();
+  if (!startedFromFile) return () => json;
+  let cached = { mtimeMs: statSync(file).mtimeMs, json };
+  return () => {
+    const mtimeMs = existsSync(file) ? statSync(file).mtimeMs : cached.mtimeMs;
+    if (mtimeMs !== cached.mtimeMs) {
+      try {
+        cached = { mtimeMs, json: JSON.stringify(JSON.parse(fromFile()!)) };
+      } catch {
+        // A file being written: the last complete contract until the next look.
+      }
+    }
+    return cached.json;
+  };
 }
 
 function referenceDocs(openapi: Obj, options: DocsOptions) {

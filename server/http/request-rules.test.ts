@@ -121,3 +121,15 @@ describe("E9: keys that reach for Object.prototype are dropped like unknown fiel
     expect(Object.prototype).not.toHaveProperty("polluted");
   });
 });
+
+describe("U+0000 in a request (decision E10)", () => {
+  it.each([
+    ["a body string", "POST", "/v1/mail/send", { from: "a@rules.test", to: "b@example.com", subject: "nul\u0000x", text: "t" }, "body.subject"],
+    ["a free-form key", "POST", "/v1/mail/send", { from: "a@rules.test", to: "b@example.com", subject: "s", text: "t", vars: { "k\u0000": "v" } }, "body.vars.k\u0000"],
+    ["a query parameter", "GET", "/v1/mail/messages?campaign=a%00b", undefined, "query.campaign"],
+  ])("%s is refused with 400, naming the field", async (_what, method, path, body, field) => {
+    const res = await t.api(method, path, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body).toMatchObject({ code: "invalid_request", details: [{ path: field, message: expect.stringContaining("NUL character") }] });
+  });
+});

@@ -96,8 +96,8 @@ export declare function newIdempotencyKey(): string;
  * Returns the send request with an `idempotencyKey`, keeping one that is already there. Retrying
  * the returned body is safe: the service answers a repeated key with the original response.
  */
-export declare function withIdempotencyKey<T extends {
+export declare function withIdempotencyKey<T extends object>(body: T & {
     idempotencyKey?: string;
-}>(body: T): T & {
+}): T & {
     idempotencyKey: string;
 };

@@ -111,6 +111,9 @@ export function newIdempotencyKey() {
  * Returns the send request with an `idempotencyKey`, keeping one that is already there. Retrying
  * the returned body is safe: the service answers a repeated key with the original response.
  */
+// `T & {...}` rather than `T extends {...}`: with the constraint, a call inside a typed `body:`
+// inferred T as the constraint itself and refused every other property (TS2353 on the README's
+// example, issue 39 item 10).
 export function withIdempotencyKey(body) {
     return { ...body, idempotencyKey: body.idempotencyKey ?? newIdempotencyKey() };
 }
