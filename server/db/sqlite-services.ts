@@ -8,9 +8,7 @@ import { SqliteKeyRepository } from "../auth/sqlite-key-repository.ts";
 import { SqliteCertificateRepository } from "../certificates/sqlite-certificate-repository.ts";
 import { SqliteDlpRepository } from "../dlp/sqlite-dlp-repository.ts";
 import { SqliteDnsRecordRepository } from "../dns/sqlite-zone-repository.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
 import { ThreadedDeliveryRepository } from "../inbound/delivery-writer.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
 import { SqliteMessageOutcomes } from "../mail-sending/sqlite-message-outcomes.ts";
 import { SqliteSentMessageRepository } from "../mail-sending/sqlite-sent-message-repository.ts";
 import { SqliteTemplateRepository } from "../mail-sending/sqlite-template-repository.ts";
@@ -23,20 +21,23 @@ import type { StoreContext, StoreServices } from "../services.ts";
 import type { ConsoleStore } from "../console/commands.ts";
 import { SqliteBotRepository } from "../messenger/sqlite-bot-repository.ts";
 import { SqliteWebmailRepository } from "../webmail/sqlite-webmail-repository.ts";
-import { SqliteDeliveryStore } from "../webhooks/sqlite-delivery-store.ts";
-import { SqliteWebhookRepository } from "../webhooks/sqlite-webhook-repository.ts";
-import { sqliteBackend } from "./backend.ts";
+import { SqlDeliveryStore } from "../webhooks/delivery-store.ts";
+import { SqlWebhookRepository } from "../webhooks/webhook-repository.ts";
+import { backendOn } from "./backend.ts";
+import { SyncEventOutbox, SyncJobQueue } from "./legacy-sqlite-outbox.ts";
 import { storeOnSqlite } from "./sqlite-store.ts";
 import { otherWriterWatcher } from "./data-version.ts";
 
 /** The repositories on db, open and migrated already (openDatabase). */
 export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreContext): StoreServices {
   const store = storeOnSqlite(db);
-  const jobs = new JobQueue(db, clock);
-  const events = new EventOutbox(db, jobs, clock);
+  const backend = backendOn(store, clock);
+  // Transitional (issue 37): the synchronous enqueue and emit of the areas not yet on Sql.
+  const jobs = new SyncJobQueue(db, clock);
+  const events = new SyncEventOutbox(db, clock);
   const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
   return {
-    backend: sqliteBackend(db, jobs, events),
+    backend,
     projects: new SqlProjectRepository(store),
     keys: new CachedKeyRepository(new SqliteKeyRepository(db), otherWriterWatcher(db)),
     // One process owns the file: its memory is exact for L1.
@@ -45,8 +46,8 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
     mailDomains: new SqliteMailDomainRepository(db, secrets, events),
     mailboxes,
     webmail: new SqliteWebmailRepository(db),
-    webhooks: new SqliteWebhookRepository(db, jobs),
-    webhookStore: new SqliteDeliveryStore(db, jobs),
+    webhooks: new SqlWebhookRepository(store, backend.queue),
+    webhookStore: new SqlDeliveryStore(store, backend.queue),
     delivery: new ThreadedDeliveryRepository(db, config.dataDir, (projectId) => mailboxes.usageChanged(projectId)),
     mailboxMessages: new SqliteMessageRepository(db),
     sentMessages: new SqliteSentMessageRepository(db, jobs, clock),

@@ -19,6 +19,9 @@ export const sqliteDialect: Dialect = {
   skipLocked: "",
   jsonArray: (param) => `json_each(${param})`,
   jsonText: (column, path) => `json_extract(${column}, '${path.replace(/'/g, "''")}')`,
+  indexedBy: (index) => `INDEXED BY ${index}`,
+  inIntegers: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  eachKey: (param, table, rows) => `json_each(${param}) k JOIN ${table} j ON j.id IN (${rows("k.value", "id")})`,
 };
 
 /** A transaction or a savepoint of one, in the async context of its callback. */
@@ -128,6 +131,11 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.db.isOpen) this.db.close();
+  }
+
+  /** Whether the caller's async context is inside a transaction of this store. */
+  inTransaction(): boolean {
+    return this.open() !== undefined;
   }
 
   /** The open transaction (or savepoint) of the caller's async context. */

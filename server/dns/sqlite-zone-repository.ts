@@ -2,7 +2,7 @@
 // file, its pragmas and the migration runner; this module only brings its schema and
 // queries, so the DNS tables live in the same file and transactions as everything else.
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { insertWithinCap } from "../db/capped-insert.ts";
+import { insertWithinCapSync as insertWithinCap } from "../db/capped-insert.ts";
 import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import { ancestors, canonicalName } from "./names.ts";

@@ -4,8 +4,7 @@
 // took from the platform's clock (a test's manual clock included).
 import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase } from "../db/database.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
+import { SyncEventOutbox } from "../db/legacy-sqlite-outbox.ts";
 import type { StoredMessage } from "./delivery-repository.ts";
 import { emitReceived } from "./received-event.ts";
 import { SqliteDeliveryRepository } from "./sqlite-delivery-repository.ts";
@@ -19,7 +18,7 @@ export interface StoreRequest {
 const db = openDatabase((workerData as { dataDir: string }).dataDir);
 let now = 0;
 const clock = { now: () => now };
-const events = new EventOutbox(db, new JobQueue(db, clock), clock);
+const events = new SyncEventOutbox(db, clock);
 const repository = new SqliteDeliveryRepository(db, (copy, message) => {
   now = message.receivedMs;
   emitReceived(events, copy, message);

@@ -1,6 +1,6 @@
 // The mail.received event of one stored copy (payload: spec/events/payloads.tsp), emitted inside
 // the transaction that stores it.
-import type { EventOutbox } from "../events/event-outbox.ts";
+import type { SyncEventOutbox as EventOutbox } from "../db/legacy-sqlite-outbox.ts";
 import type { DeliveredCopy, StoredMessage } from "./delivery-repository.ts";
 
 /** The event's data: the same on both backends. */

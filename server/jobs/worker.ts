@@ -2,39 +2,12 @@
 // concurrency overall and per group, hands each to the handler of its kind, and records the
 // outcome in one transaction with the handler's own writes. Handlers are at-least-once: a job
 // interrupted by kill -9 runs again (after restart on SQLite, on another instance on PostgreSQL),
-// so a handler first checks whether its work was already recorded as done. The queue's calls may
-// answer at once (SQLite, job-queue.ts) or later (PostgreSQL, pg-job-queue.ts): one loop awaits both.
-import type { TxWrite } from "../db/tx.ts";
+// so a handler first checks whether its work was already recorded as done.
 import type { Clock } from "./clock.ts";
-import type { Job } from "./job-queue.ts";
+import type { Job, JobHandler, JobOutcome, WorkerQueue } from "./job.ts";
 
-/**
- * What a handler answers. `write` joins the transaction that records the outcome (server/db/tx.ts):
- * on SQLite it runs synchronously in it, on PostgreSQL it is awaited on its
- * client; one handler serves both backends.
- */
-export type JobOutcome =
-  /** Finished (successfully or for good); `write` records the result atomically with the job's removal. */
-  | { done: true; write?: TxWrite }
-  /** Run again at `retryAt`; `write` records this attempt atomically with the rescheduling. */
-  | { retryAt: number; error?: string; write?: TxWrite };
+export type { JobHandler, JobOutcome, OutcomeWrite, WorkerQueue } from "./job.ts";
 
-export type JobHandler = (job: Job) => Promise<JobOutcome>;
-
-/** What the worker needs of a queue: JobQueue (SQLite) and PgJobQueue (PostgreSQL) both are one. */
-export interface WorkerQueue {
-  /** `onlyGroups`: look at these groups' jobs only (a refill of held jobs); absent, at every group's. */
-  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[], onlyGroups?: string[]): Job[] | Promise<Job[]>;
-  /** Records outcomes in one commit; answers the ids whose outcome could not be recorded. */
-  record(batch: { job: Job; outcome: JobOutcome }[]): number[] | Promise<number[]>;
-  /** Gives back the leases of claimed jobs that never started (their attempt is not counted). */
-  release(ids: number[]): void | Promise<void>;
-  /** Epoch ms of the earliest job not leased, or undefined when none waits. */
-  nextDue(): number | undefined | Promise<number | undefined>;
-  onEnqueue(listener: () => void): (() => void) | Promise<() => void>;
-  /** Where one process owns the queue (SQLite), every lease at start is stale. */
-  releaseAllLeases?(): number;
-}
 
 export interface WorkerOptions {
   queue: WorkerQueue;
@@ -115,6 +88,8 @@ export function createWorker(options: WorkerOptions): Worker {
 
   // One claim at a time; a forced tick asked for meanwhile runs once the claim is done.
   let claiming: Promise<Job[]> | undefined;
+  // The stale leases given back at start, before the first claim looks at the table.
+  let ready: Promise<void> = Promise.resolve();
   let again = false;
 
   const count = (m: Map<string | null, number>, g: string | null) => m.get(g) ?? 0;
@@ -142,6 +117,7 @@ export function createWorker(options: WorkerOptions): Worker {
 
   /** Claims from the table (when `force`d or a freed slot wants it) and starts what has room; answers how many started. */
   async function claimMore(force: boolean): Promise<number> {
+    await ready;
     while (claiming) await claiming.catch(() => {});
     let launched = launchHeld();
     let room = claimedCap - active - held.length;
@@ -321,9 +297,15 @@ export function createWorker(options: WorkerOptions): Worker {
     start() {
       if (started) return;
       started = true;
-      const released = queue.releaseAllLeases?.();
-      if (released) log("resumed interrupted jobs", { count: released });
-      void Promise.resolve(queue.onEnqueue(tickSoon)).then((stop) => (started ? (unsubscribe = stop) : stop()));
+      ready = (async () => {
+        try {
+          const released = await queue.releaseAllLeases?.();
+          if (released) log("resumed interrupted jobs", { count: released });
+        } catch (error) {
+          log("releasing stale leases failed", { error: (error as Error).message });
+        }
+      })();
+      void queue.onEnqueue(tickSoon).then((stop) => (started ? (unsubscribe = stop) : stop()), (error: Error) => log("listening for new jobs failed", { error: error.message }));
       void tick();
     },
     async stop() {

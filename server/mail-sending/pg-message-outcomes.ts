@@ -8,7 +8,7 @@
 import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
 import type { Tx } from "../db/tx.ts";
 import type { EventType } from "../events/event-outbox.ts";
-import type { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import type { PgEventOutbox } from "../db/postgres/legacy-pg-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
 import { bounceableFrom, type DeliveryAttempt, type DeliveryOutcomes, type MessageFeedback, type MessageStatus, type TrackingInfo } from "./message-repository.ts";
 import { history, type PgMessageRow } from "./pg-sent-message-repository.ts";

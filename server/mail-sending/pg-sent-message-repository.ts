@@ -8,7 +8,7 @@ import type pg from "pg";
 import { rows, type Pg, type Queryable } from "../db/postgres/pg.ts";
 import type { Tx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { PgJobQueue } from "../jobs/pg-job-queue.ts";
+import type { PgJobQueue } from "../db/postgres/legacy-pg-outbox.ts";
 import type {
   AcceptOutcome, AcceptRequest, AcceptResult, CancelResult, DispatchResult, FunnelCounts, HistoryEvent,
   MessageDetail, MessageStatus, MessageSummary, NewMessage, SentMessageRepository, StoredMessage,

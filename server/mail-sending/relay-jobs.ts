@@ -1,6 +1,6 @@
 // The jobs outgoing mail puts on the one queue (server/jobs): `mail.relay` hands a message to the
 // recipients of one domain; `mail.dispatch` turns a scheduled message into a sent one at sendAt.
-import type { JobQueue } from "../jobs/job-queue.ts";
+import type { SyncJobQueue as JobQueue } from "../db/legacy-sqlite-outbox.ts";
 
 export const RELAY_JOB = "mail.relay";
 export const DISPATCH_JOB = "mail.dispatch";

@@ -5,7 +5,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import { prepare } from "../db/statements.ts";
 import type { Tx } from "../db/tx.ts";
-import type { EventOutbox, EventType } from "../events/event-outbox.ts";
+import type { EventType } from "../events/event-outbox.ts";
+import type { SyncEventOutbox as EventOutbox } from "../db/legacy-sqlite-outbox.ts";
 import type { Clock } from "../jobs/clock.ts";
 import { atomically } from "./atomic.ts";
 import { bounceableFrom, type DeliveryAttempt, type DeliveryOutcomes, type HistoryEvent, type MessageFeedback, type MessageStatus, type TrackingInfo } from "./message-repository.ts";

@@ -6,7 +6,7 @@ import { inGroupCommit } from "../db/group-commit.ts";
 import { prepare } from "../db/statements.ts";
 import { writeOnSqlite, type Tx } from "../db/tx.ts";
 import type { Clock } from "../jobs/clock.ts";
-import type { JobQueue } from "../jobs/job-queue.ts";
+import type { SyncJobQueue as JobQueue } from "../db/legacy-sqlite-outbox.ts";
 import { atomically } from "./atomic.ts";
 import { withAttempts, type AttemptRow } from "./attempt-history.ts";
 import type {

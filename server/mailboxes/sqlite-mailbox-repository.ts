@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { insertWithinCap } from "../db/capped-insert.ts";
+import { insertWithinCapSync as insertWithinCap } from "../db/capped-insert.ts";
 import { prepare } from "../db/statements.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { MailboxKind, MailboxRecord, MailboxRepository, NewMailbox } from "./mailbox-repository.ts";

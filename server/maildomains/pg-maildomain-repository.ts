@@ -1,6 +1,6 @@
 // Mail domains on PostgreSQL (decision P1); DKIM private keys sealed with the server key at rest.
 // Every status change emits its `maildomain.status_changed` in the transaction that writes it.
-import type { PgEventOutbox } from "../events/pg-event-outbox.ts";import { insertWithinCap } from "../db/postgres/capped-insert.ts";
+import type { PgEventOutbox } from "../db/postgres/legacy-pg-outbox.ts";import { insertWithinCap } from "../db/postgres/capped-insert.ts";
 import type { Pg, Queryable } from "../db/postgres/pg.ts";
 import type { Tx } from "../db/tx.ts";
 import { newId, nowIso } from "../ids.ts";

@@ -1,9 +1,9 @@
 // Mail domains on the embedded SQLite store; DKIM private keys sealed with the server key at rest.
 // Every status change emits its `maildomain.status_changed` in the transaction that writes it.
 import type { DatabaseSync } from "node:sqlite";
-import { insertWithinCap } from "../db/capped-insert.ts";
+import { insertWithinCapSync as insertWithinCap } from "../db/capped-insert.ts";
 import { transaction } from "../db/database.ts";
-import type { EventOutbox } from "../events/event-outbox.ts";
+import type { SyncEventOutbox as EventOutbox } from "../db/legacy-sqlite-outbox.ts";
 import { prepare } from "../db/statements.ts";
 import type { Tx } from "../db/tx.ts";
 import { newId, nowIso } from "../ids.ts";

@@ -8,11 +8,9 @@ import { PgRateLimiter } from "../../auth/pg-rate-limiter.ts";
 import { PgCertificateRepository } from "../../certificates/pg-certificate-repository.ts";
 import { PgDlpRepository } from "../../dlp/pg-dlp-repository.ts";
 import { PgDnsRecordRepository } from "../../dns/pg-zone-repository.ts";
-import { PgEventOutbox } from "../../events/pg-event-outbox.ts";
 import type { DeliveryRepository } from "../../inbound/delivery-repository.ts";
 import { PgDeliveryRepository } from "../../inbound/pg-delivery-repository.ts";
 import { receivedData } from "../../inbound/received-event.ts";
-import { PgJobQueue } from "../../jobs/pg-job-queue.ts";
 import { PgMessageOutcomes } from "../../mail-sending/pg-message-outcomes.ts";
 import { PgSentMessageRepository } from "../../mail-sending/pg-sent-message-repository.ts";
 import { PgTemplateRepository } from "../../mail-sending/pg-template-repository.ts";
@@ -24,9 +22,10 @@ import type { StoreContext, StoreServices } from "../../services.ts";
 import type { ConsoleStore } from "../../console/commands.ts";
 import { PgBotRepository } from "../../messenger/pg-bot-repository.ts";
 import { PgWebmailRepository } from "../../webmail/pg-webmail-repository.ts";
-import { PgDeliveryStore } from "../../webhooks/pg-delivery-store.ts";
-import { PgWebhookRepository } from "../../webhooks/pg-webhook-repository.ts";
-import { postgresBackend } from "../backend.ts";
+import { SqlDeliveryStore } from "../../webhooks/delivery-store.ts";
+import { SqlWebhookRepository } from "../../webhooks/webhook-repository.ts";
+import { backendOn } from "../backend.ts";
+import { PgEventOutbox, PgJobQueue } from "./legacy-pg-outbox.ts";
 import { notifyWatcher, type Pg } from "./pg.ts";
 import { storeOnPostgres } from "./postgres-store.ts";
 import { SqlProjectRepository } from "../../projects/project-repository.ts";
@@ -34,7 +33,9 @@ import { SqlProjectRepository } from "../../projects/project-repository.ts";
 /** The repositories on pg, connected and migrated already (openPostgres). */
 export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): Promise<StoreServices> {
   const store = storeOnPostgres(pg);
-  const jobs = new PgJobQueue(pg, clock);
+  const backend = backendOn(store, clock);
+  // Transitional (issue 37): enqueue and emit on the raw client of the areas not yet on Sql.
+  const jobs = new PgJobQueue(clock);
   const events = new PgEventOutbox(jobs, clock);
   const mailboxes = new CachedMailboxRepository(new PgMailboxRepository(pg), await notifyWatcher(pg, MAILBOXES_CHANNEL));
   const stored = new PgDeliveryRepository(pg, async (c, copy, message) => {
@@ -51,7 +52,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     },
   };
   return {
-    backend: postgresBackend(pg, jobs, events),
+    backend,
     projects: new SqlProjectRepository(store),
     keys: new CachedKeyRepository(new PgKeyRepository(pg), await notifyWatcher(pg, KEYS_CHANNEL)),
     // Counted in PostgreSQL: exact across every instance (decision P4).
@@ -61,8 +62,8 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     mailDomains: new PgMailDomainRepository(pg, secrets, events),
     mailboxes,
     webmail: new PgWebmailRepository(pg),
-    webhooks: new PgWebhookRepository(pg, jobs),
-    webhookStore: new PgDeliveryStore(pg, jobs),
+    webhooks: new SqlWebhookRepository(store, backend.queue),
+    webhookStore: new SqlDeliveryStore(store, backend.queue),
     delivery,
     mailboxMessages: new PgMessageRepository(pg),
     sentMessages: new PgSentMessageRepository(pg, jobs, clock),
