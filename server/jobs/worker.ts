@@ -83,6 +83,7 @@ export function createWorker(options: WorkerOptions): Worker {
   const leftBehind = new Set<string | null>();
   let saturated = false;
   let started = false;
+  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
 
@@ -117,8 +118,9 @@ export function createWorker(options: WorkerOptions): Worker {
 
   /** Claims from the table (when `force`d or a freed slot wants it) and starts what has room; answers how many started. */
   async function claimMore(force: boolean): Promise<number> {
-    await ready;
     while (claiming) await claiming.catch(() => {});
+    // Stopped while waiting for that claim: claim nothing more (stop gives back what is held).
+    if (stopped) return 0;
     let launched = launchHeld();
     let room = claimedCap - active - held.length;
     if (room <= 0) return launched;
@@ -260,6 +262,7 @@ export function createWorker(options: WorkerOptions): Worker {
   }
 
   async function tick(force = true): Promise<void> {
+    await ready;
     if (!started) return;
     if (!force) {
       // Waits for a claim under way, then starts what the freed slots allow.
@@ -297,6 +300,7 @@ export function createWorker(options: WorkerOptions): Worker {
     start() {
       if (started) return;
       started = true;
+      stopped = false;
       ready = (async () => {
         try {
           const released = await queue.releaseAllLeases?.();
@@ -310,11 +314,15 @@ export function createWorker(options: WorkerOptions): Worker {
     },
     async stop() {
       started = false;
+      stopped = true;
       clearTimeout(timer);
       unsubscribe?.();
-      await claiming?.catch(() => {});
-      // Held jobs never started: their leases go back now, so they need not wait for them to run out.
+      // Held jobs never started: their leases go back now, so they need not wait for them to run
+      // out. Taken at once, before any await lets a finishing job start one of them, and again
+      // after the claim under way, which may add some.
       const unstarted = held.splice(0);
+      await claiming?.catch(() => {});
+      unstarted.push(...held.splice(0));
       perGroupHeld.clear();
       if (unstarted.length) {
         try {
@@ -327,6 +335,7 @@ export function createWorker(options: WorkerOptions): Worker {
     },
     async drain() {
       const before = launchedTotal;
+      await ready;
       await claimMore(true);
       for (;;) {
         if (running.size === 0) {
