@@ -36,6 +36,25 @@ interface Frame {
 
 type Listener = (payload: string | undefined) => void;
 
+/** Who holds a database file in this thread: a transaction, or the waiter it was handed to. */
+interface Gate {
+  held: boolean;
+  waiting: (() => void)[];
+}
+
+// One gate per file, shared by every connection of this thread to it (a test's second connection,
+// as another process would have one): SQLite's own lock between two connections of one thread
+// would make the second's BEGIN wait synchronously (busy_timeout) for a transaction that can only
+// go on once the thread is free, and fail after the timeout.
+const gates = new Map<string, Gate>();
+function gateOf(db: DatabaseSync): Gate {
+  const file = db.location();
+  if (file === null) return { held: false, waiting: [] }; // in memory: one connection
+  let gate = gates.get(file);
+  if (!gate) gates.set(file, (gate = { held: false, waiting: [] }));
+  return gate;
+}
+
 // Parameters as node:sqlite binds them: it refuses booleans.
 function bind(params: readonly Param[] | undefined): SQLInputValue[] {
   if (!params) return [];
@@ -52,15 +71,15 @@ export class SqliteStore implements Store {
   /** The connection, for db/ code that is SQLite's own (migrations, data_version). */
   readonly db: DatabaseSync;
   private readonly context = new AsyncLocalStorage<Frame>();
-  /** True while a transaction holds the connection or it has been handed to the next waiter. */
-  private held = false;
-  private readonly waiting: (() => void)[] = [];
+  /** The file's gate: held while a transaction holds it or it has been handed to the next waiter. */
+  private readonly gate: Gate;
   private readonly listeners = new Map<string, Set<Listener>>();
   /** The connection's own setting (FULL), restored after a relaxed commit. */
   private readonly synchronous: number;
 
   constructor(db: DatabaseSync) {
     this.db = db;
+    this.gate = gateOf(db);
     this.synchronous = (db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
   }
 
@@ -145,7 +164,7 @@ export class SqliteStore implements Store {
   }
 
   private statement<T>(work: () => T): Promise<T> {
-    if (!this.held || this.open()) {
+    if (!this.gate.held || this.open()) {
       try {
         return Promise.resolve(work());
       } catch (error) {
@@ -163,18 +182,18 @@ export class SqliteStore implements Store {
   }
 
   private acquire(): Promise<void> {
-    if (!this.held) {
-      this.held = true;
+    if (!this.gate.held) {
+      this.gate.held = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.gate.waiting.push(resolve));
   }
 
-  /** Hands the connection to the next waiter (it stays held), or frees it. */
+  /** Hands the file to the next waiter (it stays held), or frees it. */
   private release(): void {
-    const next = this.waiting.shift();
+    const next = this.gate.waiting.shift();
     if (next) next();
-    else this.held = false;
+    else this.gate.held = false;
   }
 
   private async savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {
