@@ -15,7 +15,7 @@ import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { SqlWebhookRepository } from "../webhooks/webhook-repository.ts";
-import { SyncEventOutbox } from "./legacy-sqlite-outbox.ts";
+import { SyncEventOutbox, SyncJobQueue } from "./legacy-sqlite-outbox.ts";
 import { CapReachedError } from "./capped-insert.ts";
 import { openDatabase } from "./database.ts";
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "caps-"));
   db = openDatabase(dir);
   projectId = (await new SqlProjectRepository(storeOnSqlite(db)).create("caps")).id;
-  const domain = await new SqliteMailDomainRepository(db, box, new SyncEventOutbox(db, systemClock)).create({
+  const domain = await new SqliteMailDomainRepository(db, box, new SyncEventOutbox(db, new SyncJobQueue(db, systemClock), systemClock)).create({
     projectId, name: "caps.test", dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t",
   });
   domainId = domain!.id;
@@ -57,7 +57,7 @@ const cases: [string, (i: number, cap: number) => Promise<unknown>, () => number
     () => count("SELECT COUNT(*) AS n FROM webhooks")],
   ["records", (i, cap) => new SqliteDnsRecordRepository(db).insertRecord("caps.test", { name: `n${i}`, type: "TXT", data: `v${i}`, priority: null, ttl: 3600 }, cap),
     () => count("SELECT COUNT(*) AS n FROM dns_records")],
-  ["mail domains", (i, cap) => new SqliteMailDomainRepository(db, box, new SyncEventOutbox(db, systemClock)).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
+  ["mail domains", (i, cap) => new SqliteMailDomainRepository(db, box, new SyncEventOutbox(db, new SyncJobQueue(db, systemClock), systemClock)).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
     () => count("SELECT COUNT(*) AS n FROM mail_domains")],
 ];
 

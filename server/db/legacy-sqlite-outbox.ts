@@ -15,7 +15,7 @@ import { prepare } from "./statements.ts";
 
 export class SyncJobQueue {
   private readonly db: DatabaseSync;
-  private readonly clock: Clock;
+  readonly clock: Clock;
 
   constructor(db: DatabaseSync, clock: Clock) {
     this.db = db;
@@ -42,10 +42,10 @@ export class SyncEventOutbox {
   private readonly clock: Clock;
   private readonly queue: SyncJobQueue;
 
-  constructor(db: DatabaseSync, clock: Clock) {
+  constructor(db: DatabaseSync, queue: SyncJobQueue, clock: Clock) {
     this.db = db;
     this.clock = clock;
-    this.queue = new SyncJobQueue(db, clock);
+    this.queue = queue;
   }
 
   /** EventOutbox.emit, synchronously, in a savepoint of the connection's open transaction. */

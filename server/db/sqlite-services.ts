@@ -34,7 +34,7 @@ export function sqliteStore(db: DatabaseSync, { config, secrets, clock }: StoreC
   const backend = backendOn(store, clock);
   // Transitional (issue 37): the synchronous enqueue and emit of the areas not yet on Sql.
   const jobs = new SyncJobQueue(db, clock);
-  const events = new SyncEventOutbox(db, clock);
+  const events = new SyncEventOutbox(db, jobs, clock);
   const mailboxes = new CachedMailboxRepository(new SqliteMailboxRepository(db), otherWriterWatcher(db));
   return {
     backend,

@@ -2,7 +2,7 @@
 // threads, and records findings in the DLP log with one `mail.dlp` event each.
 import type { DatabaseSync } from "node:sqlite";
 import type { Backend } from "../db/backend.ts";
-import { SyncEventOutbox } from "../db/legacy-sqlite-outbox.ts";
+import { SyncEventOutbox, SyncJobQueue } from "../db/legacy-sqlite-outbox.ts";
 import type { Queryable } from "../db/postgres/pg.ts";
 import type { Tx } from "../db/tx.ts";
 import { newId } from "../ids.ts";
@@ -72,7 +72,7 @@ export class DlpScannerInspector implements DlpInspector {
       sqliteSavepoint(tx.db, () => {
         for (const finding of findings) {
           repository.insert(tx, projectId, newId("dlp"), createdAt, finding, context);
-          new SyncEventOutbox(tx.db, this.deps.clock).emit(projectId, "mail.dlp", data(finding));
+          new SyncEventOutbox(tx.db, new SyncJobQueue(tx.db, this.deps.clock), this.deps.clock).emit(projectId, "mail.dlp", data(finding));
         }
       });
       return;

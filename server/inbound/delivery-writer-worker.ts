@@ -4,7 +4,7 @@
 // took from the platform's clock (a test's manual clock included).
 import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase } from "../db/database.ts";
-import { SyncEventOutbox } from "../db/legacy-sqlite-outbox.ts";
+import { SyncEventOutbox, SyncJobQueue } from "../db/legacy-sqlite-outbox.ts";
 import type { StoredMessage } from "./delivery-repository.ts";
 import { emitReceived } from "./received-event.ts";
 import { SqliteDeliveryRepository } from "./sqlite-delivery-repository.ts";
@@ -18,7 +18,7 @@ export interface StoreRequest {
 const db = openDatabase((workerData as { dataDir: string }).dataDir);
 let now = 0;
 const clock = { now: () => now };
-const events = new SyncEventOutbox(db, clock);
+const events = new SyncEventOutbox(db, new SyncJobQueue(db, clock), clock);
 const repository = new SqliteDeliveryRepository(db, (copy, message) => {
   now = message.receivedMs;
   emitReceived(events, copy, message);

@@ -10,7 +10,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/database.ts";
 import { manualClock } from "../jobs/clock.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
+import { SyncJobQueue as JobQueue } from "../db/legacy-sqlite-outbox.ts";
 import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import type { AcceptOutcome, NewMessage } from "./message-repository.ts";

@@ -1,10 +1,10 @@
 // Outgoing mail's storage: the shared suite on both backends.
 import { transaction } from "../db/database.ts";
 import type { Tx } from "../db/tx.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
-import { PgEventOutbox } from "../events/pg-event-outbox.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
-import { PgJobQueue } from "../jobs/pg-job-queue.ts";
+import { SyncEventOutbox as EventOutbox } from "../db/legacy-sqlite-outbox.ts";
+import { PgEventOutbox } from "../db/postgres/legacy-pg-outbox.ts";
+import { SyncJobQueue as JobQueue } from "../db/legacy-sqlite-outbox.ts";
+import { PgJobQueue } from "../db/postgres/legacy-pg-outbox.ts";
 import { backends } from "../test/backends.ts";
 import { PgMessageOutcomes } from "./pg-message-outcomes.ts";
 import { PgSentMessageRepository } from "./pg-sent-message-repository.ts";

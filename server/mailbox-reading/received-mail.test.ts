@@ -1,12 +1,12 @@
 // Received mail's storage (delivery and reading): the shared suite on both backends.
-import { EventOutbox } from "../events/event-outbox.ts";
-import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import { SyncEventOutbox as EventOutbox } from "../db/legacy-sqlite-outbox.ts";
+import { PgEventOutbox } from "../db/postgres/legacy-pg-outbox.ts";
 import { PgDeliveryRepository } from "../inbound/pg-delivery-repository.ts";
 import { emitReceived, receivedData } from "../inbound/received-event.ts";
 import { SqliteDeliveryRepository } from "../inbound/sqlite-delivery-repository.ts";
 import { systemClock } from "../jobs/clock.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
-import { PgJobQueue } from "../jobs/pg-job-queue.ts";
+import { SyncJobQueue as JobQueue } from "../db/legacy-sqlite-outbox.ts";
+import { PgJobQueue } from "../db/postgres/legacy-pg-outbox.ts";
 import { backends } from "../test/backends.ts";
 import { PgMessageRepository } from "./pg-message-repository.ts";
 import { describeReceivedMailStorage } from "./received-mail.contract.ts";

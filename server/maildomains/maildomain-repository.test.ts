@@ -1,9 +1,9 @@
 // Mail domains: the shared suite on both backends, each with its store's event outbox.
-import { EventOutbox } from "../events/event-outbox.ts";
-import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import { SyncEventOutbox as EventOutbox } from "../db/legacy-sqlite-outbox.ts";
+import { PgEventOutbox } from "../db/postgres/legacy-pg-outbox.ts";
 import { systemClock } from "../jobs/clock.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
-import { PgJobQueue } from "../jobs/pg-job-queue.ts";
+import { SyncJobQueue as JobQueue } from "../db/legacy-sqlite-outbox.ts";
+import { PgJobQueue } from "../db/postgres/legacy-pg-outbox.ts";
 import { backends } from "../test/backends.ts";
 import { describeMailDomainRepository } from "./maildomain-repository.contract.ts";
 import { PgMailDomainRepository } from "./pg-maildomain-repository.ts";

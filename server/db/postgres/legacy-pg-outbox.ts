@@ -10,9 +10,10 @@ import { JOBS_CHANNEL, type EnqueueOptions } from "../../jobs/job-queue.ts";
 import { rows, type Queryable } from "./pg.ts";
 
 export class PgJobQueue {
-  private readonly clock: Clock;
+  readonly clock: Clock;
 
-  constructor(clock: Clock) {
+  /** `_db` is not used: kept so the old constructor's callers need no change. */
+  constructor(_db: unknown, clock: Clock) {
     this.clock = clock;
   }
 

@@ -35,7 +35,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
   const store = storeOnPostgres(pg);
   const backend = backendOn(store, clock);
   // Transitional (issue 37): enqueue and emit on the raw client of the areas not yet on Sql.
-  const jobs = new PgJobQueue(clock);
+  const jobs = new PgJobQueue(pg, clock);
   const events = new PgEventOutbox(jobs, clock);
   const mailboxes = new CachedMailboxRepository(new PgMailboxRepository(pg), await notifyWatcher(pg, MAILBOXES_CHANNEL));
   const stored = new PgDeliveryRepository(pg, async (c, copy, message) => {
