@@ -3,7 +3,11 @@
 // request's statements run inside it. The connection is therefore held by one transaction at a
 // time: a transaction waits for it and keeps it until COMMIT; a statement from outside waits
 // while a transaction holds it; statements of the holding transaction's own async context run
-// at once. Interleaving is impossible by construction, whatever the callback awaits.
+// at once. Interleaving is impossible by construction, whatever the callback awaits. The hold
+// is per file (every connection of this thread to one file shares it), since SQLite's own lock
+// would make a second connection wait synchronously, blocking the thread the first needs.
+// Legacy synchronous code (db/database.ts `transaction`) does not take it: it must not run
+// while a Store transaction awaits something other than the store.
 //
 // The price is a promise per statement where node:sqlite needs none, and a queue only while a
 // transaction is open (measured in server/README.md, Benchmarks).
