@@ -78,8 +78,8 @@ afterAll(async () => {
 
 describe("the server on PostgreSQL, two instances", () => {
   it("runs on the database, not on a SQLite file", async () => {
-    expect(a.services.backend.kind).toBe("postgres");
-    expect(b.services.backend.kind).toBe("postgres");
+    expect(a.services.backend.store.dialect.kind).toBe("postgres");
+    expect(b.services.backend.store.dialect.kind).toBe("postgres");
     expect(() => a.db).toThrow("runs on PostgreSQL");
   });
 

@@ -14,7 +14,8 @@ import { startPostgres } from "../../test/support/postgres.ts";
 import { manualClock } from "../../server/jobs/clock.ts";
 import type { Job } from "../../server/jobs/job-queue.ts";
 import { JobQueue } from "../../server/jobs/job-queue.ts";
-import { PgJobQueue } from "../../server/jobs/pg-job-queue.ts";
+import { storeOnSqlite } from "../../server/db/sqlite-store.ts";
+import { storeOnPostgres } from "../../server/db/postgres/postgres-store.ts";
 
 const { values: args } = parseArgs({
   options: { postgres: { type: "boolean", default: false }, rounds: { type: "string", default: "5" }, reps: { type: "string", default: "200" }, backlog: { type: "string", default: "20000" } },
@@ -40,7 +41,7 @@ const now = clock.now();
 async function sqliteStore(): Promise<Store> {
   const dir = mkdtempSync(path.join(tmpdir(), "claim-bench-"));
   const db = openDatabase(dir);
-  const queue = new JobQueue(db, clock);
+  const queue = new JobQueue(storeOnSqlite(db), clock);
   const add = db.prepare("INSERT INTO jobs (kind, payload, run_at, group_key, created_at) VALUES ('x', '{}', ?, ?, 0)");
   return {
     claim: (limit, room, full, only) => queue.claim(limit, 60_000, room, full, only),
@@ -61,7 +62,7 @@ async function sqliteStore(): Promise<Store> {
 async function postgresStore(): Promise<Store> {
   const cluster = await startPostgres();
   const pg = await openPostgres(await cluster.newDatabase(), { max: 2 });
-  const queue = new PgJobQueue(pg, clock);
+  const queue = new JobQueue(storeOnPostgres(pg), clock);
   return {
     claim: (limit, room, full, only) => queue.claim(limit, 60_000, room, full, only),
     reset: async () => void (await pg.query("UPDATE jobs SET lease_until = NULL, leased_by = NULL, attempts = 0 WHERE lease_until IS NOT NULL")),

@@ -5,7 +5,7 @@
 // clock read per call; the CPU per delivery it prints is a little above bench.ts's own.
 import { parseArgs } from "node:util";
 import { JobQueue } from "../../server/jobs/job-queue.ts";
-import { SqliteDeliveryStore } from "../../server/webhooks/sqlite-delivery-store.ts";
+import { SqlDeliveryStore } from "../../server/webhooks/delivery-store.ts";
 import { benchmarkWebhooks, printWebhookBench, WARM_UP_ROUNDS } from "./bench.ts";
 
 const spent = new Map<string, { ns: bigint; calls: number }>();
@@ -15,14 +15,14 @@ function timed(proto: object, name: string): void {
   const original = target[name];
   target[name] = function (this: unknown, ...args: unknown[]) {
     const started = process.hrtime.bigint();
-    try {
-      return original.apply(this, args);
-    } finally {
+    const done = () => {
       const s = spent.get(name) ?? { ns: 0n, calls: 0 };
       s.ns += process.hrtime.bigint() - started;
       s.calls++;
       spent.set(name, s);
-    }
+    };
+    // The calls answer promises: timed until they settle.
+    return (original.apply(this, args) as Promise<unknown>).finally(done);
   };
 }
 
@@ -31,7 +31,7 @@ const rounds = Number(values.rounds);
 const count = Number(values.count);
 timed(JobQueue.prototype, "claim");
 timed(JobQueue.prototype, "record");
-timed(SqliteDeliveryStore.prototype, "load");
+timed(SqlDeliveryStore.prototype, "load");
 printWebhookBench(await benchmarkWebhooks({ rounds, count }), count);
 // Every delivery the engine made, warm-up included, since the wrapped calls count those too.
 const deliveries = (rounds + WARM_UP_ROUNDS) * count;

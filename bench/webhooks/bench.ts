@@ -12,7 +12,6 @@ import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort } from "node:worker_threads";
 import { Agent, request } from "undici";
-import { transaction } from "../../server/db/database.ts";
 import { measure, PhaseProfiler } from "../phase-profile.ts";
 import { formatRatio, loadLine, median } from "../stats.ts";
 
@@ -66,7 +65,8 @@ export async function benchmarkWebhooks(options: { count?: number; rounds?: numb
   await t.api("POST", "/v1/webhooks", { url: receiver.url, events: ["mail.delivered"] });
   const data = { messageId: "msg_01hx7k2m9q", to: "bob@example.org", relay: "mx.example.org", relayMessageId: "250 2.0.0 Ok: queued as 4Xk2" };
   const sample = JSON.stringify({ id: "evt_0123456789abcdef", type: "mail.delivered", createdAt: new Date().toISOString(), data });
-  const emit = (n: number) => transaction(p.db, () => { for (let i = 0; i < n; i++) p.services.backend.emit(p.services.backend.direct, t.projectId, "mail.delivered", data); });
+  const { backend } = p.services;
+  const emit = (n: number) => backend.transact(async (tx) => { for (let i = 0; i < n; i++) await backend.emit(tx, t.projectId, "mail.delivered", data); });
   const engine: number[] = [];
   const bare: number[] = [];
   const engineCpu: number[] = [];
@@ -79,14 +79,14 @@ export async function benchmarkWebhooks(options: { count?: number; rounds?: numb
     // hardly moved, so the first rounds' ratios flattered the engine (1.11, 0.67, then 0.4).
     for (let i = 0; i < WARM_UP_ROUNDS; i++) {
       await bareLoop(receiver.url, count, sample);
-      emit(count);
+      await emit(count);
       await p.worker.drain();
     }
     for (let round = 0; round < rounds; round++) {
       const b = await measure(() => bareLoop(receiver.url, count, sample));
       bare.push(b.rate);
       bareCpu.push(b.cpuUs);
-      emit(count); // outside the measured phase: the events are already in the outbox
+      await emit(count); // outside the measured phase: the events are already in the outbox
       const e = await profiler.phase(() => measure(() => p.worker.drain()));
       engine.push(e.rate);
       engineCpu.push(e.cpuUs);

@@ -7,16 +7,16 @@ import path from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqlDnsRecordRepository } from "../dns/zone-repository.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
 import { systemClock } from "../jobs/clock.ts";
 import { JobQueue } from "../jobs/job-queue.ts";
 import { SqlMailboxRepository } from "../mailboxes/mailbox-repository.ts";
 import { SqlMailDomainRepository } from "../maildomains/maildomain-repository.ts";
-import { sqliteBackend } from "./backend.ts";
+import { backendOn } from "./backend.ts";
 import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
-import { SqliteWebhookRepository } from "../webhooks/sqlite-webhook-repository.ts";
+import { SqlWebhookRepository } from "../webhooks/webhook-repository.ts";
+import { SyncEventOutbox, SyncJobQueue } from "./legacy-sqlite-outbox.ts";
 import { CapReachedError } from "./capped-insert.ts";
 import { openDatabase } from "./database.ts";
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "caps-"));
   db = openDatabase(dir);
   projectId = (await new SqlProjectRepository(storeOnSqlite(db)).create("caps")).id;
-  const domain = await new SqlMailDomainRepository(sqliteBackend(db, new JobQueue(db, systemClock), new EventOutbox(db, new JobQueue(db, systemClock), systemClock)), box).create({
+  const domain = await new SqlMailDomainRepository(backendOn(storeOnSqlite(db), systemClock), box).create({
     projectId, name: "caps.test", dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t",
   });
   domainId = domain!.id;
@@ -54,11 +54,11 @@ const cases: [string, (i: number, cap: number) => Promise<unknown>, () => number
     const mailbox = (await repo.create({ projectId, domainId, kind: "mailbox", email: `member${i}@caps.test`, passwordHash: "x", description: null }))!;
     return repo.addMember(group.id, mailbox.id, cap);
   }, () => count("SELECT COUNT(*) AS n FROM group_members")],
-  ["webhooks", (i, cap) => new SqliteWebhookRepository(db, new JobQueue(db, systemClock)).create({ projectId, url: `https://h.example.org/${i}`, events: [], secretSealed: "s" }, cap),
+  ["webhooks", (i, cap) => new SqlWebhookRepository(storeOnSqlite(db), new JobQueue(storeOnSqlite(db), systemClock)).create({ projectId, url: `https://h.example.org/${i}`, events: [], secretSealed: "s" }, cap),
     () => count("SELECT COUNT(*) AS n FROM webhooks")],
   ["records", (i, cap) => new SqlDnsRecordRepository(storeOnSqlite(db), () => true).insertRecord("caps.test", { name: `n${i}`, type: "TXT", data: `v${i}`, priority: null, ttl: 3600 }, cap),
     () => count("SELECT COUNT(*) AS n FROM dns_records")],
-  ["mail domains", (i, cap) => new SqlMailDomainRepository(sqliteBackend(db, new JobQueue(db, systemClock), new EventOutbox(db, new JobQueue(db, systemClock), systemClock)), box).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
+  ["mail domains", (i, cap) => new SqlMailDomainRepository(backendOn(storeOnSqlite(db), systemClock), box).create({ projectId, name: `d${i}.test`, dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t" }, cap),
     () => count("SELECT COUNT(*) AS n FROM mail_domains")],
 ];
 

@@ -30,7 +30,8 @@ export interface TxOptions {
   /**
    * Bookkeeping whose loss by a power cut only makes at-least-once work run again (job leases and
    * outcomes): on SQLite the commit does not wait for the disk (synchronous = NORMAL for this
-   * commit; in WAL mode it still survives kill -9). Ignored on PostgreSQL.
+   * commit; in WAL mode it still survives kill -9); on PostgreSQL synchronous_commit is off for
+   * it (a crash of the database server may take the last few such commits, never an instance's kill -9).
    */
   relaxed?: boolean;
 }
@@ -118,6 +119,20 @@ export interface Dialect {
   needle(text: string): string;
   /** A text with its ASCII letters lowercased and nothing else (SQLite's lower(); PostgreSQL's folds all of Unicode). */
   asciiLower(expr: string): string;
+  /**
+   * A condition: `column` is one of the integers of a JSON array parameter. PostgreSQL reads them
+   * as an array its planner can count (an index scan per id; a join with a set-returning function
+   * was planned as a scan of the whole table).
+   */
+  inIntegers(column: string, param: string): string;
+  /**
+   * FROM items for a read bounded per key (the first n rows of each group, in index order): for
+   * each value `k.value` of the JSON array parameter, the rows of `table` (alias `j`) that the
+   * correlated `SELECT ${columns} FROM table ...` written by `rows("k.value", columns)` answers (it
+   * may ORDER BY and LIMIT). PostgreSQL: a LATERAL join; SQLite has none, and selects the ids in an
+   * IN subquery per key.
+   */
+  eachKey(param: string, table: string, rows: (key: string, columns: string) => string): string;
 }
 
 /** A boolean column as stored: 0/1 on SQLite, true/false on PostgreSQL. */

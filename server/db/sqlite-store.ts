@@ -3,7 +3,11 @@
 // request's statements run inside it. The connection is therefore held by one transaction at a
 // time: a transaction waits for it and keeps it until COMMIT; a statement from outside waits
 // while a transaction holds it; statements of the holding transaction's own async context run
-// at once. Interleaving is impossible by construction, whatever the callback awaits.
+// at once. Interleaving is impossible by construction, whatever the callback awaits. The hold
+// is per file (every connection of this thread to one file shares it), since SQLite's own lock
+// would make a second connection wait synchronously, blocking the thread the first needs.
+// Legacy synchronous code (db/database.ts `transaction`) does not take it: it must not run
+// while a Store transaction awaits something other than the store.
 //
 // The price is a promise per statement where node:sqlite needs none, and a queue only while a
 // transaction is open (measured in server/README.md, Benchmarks).
@@ -25,6 +29,8 @@ export const sqliteDialect: Dialect = {
   insertOrder: "rowid",
   jsonArray: (param) => `json_each(${param})`,
   jsonText: (column, path) => `json_extract(${column}, '${path.replace(/'/g, "''")}')`,
+  inIntegers: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  eachKey: (param, table, rows) => `json_each(${param}) k JOIN ${table} j ON j.id IN (${rows("k.value", "id")})`,
 };
 
 /** A transaction or a savepoint of one, in the async context of its callback. */
@@ -39,26 +45,23 @@ interface Frame {
 
 type Listener = (payload: string | undefined) => void;
 
-/**
- * Who holds the database file, shared by every Store of this thread on that file: a second
- * connection's BEGIN IMMEDIATE would wait synchronously (busy_timeout) for the first's
- * transaction, which cannot go on while the thread waits, and fail with "database is locked".
- * Two connections to one file in one thread are tests of "another process" and tools; other
- * threads and processes wait in their own thread.
- */
-interface FileLock {
+/** Who holds a database file in this thread: a transaction, or the waiter it was handed to. */
+interface Gate {
   held: boolean;
   waiting: (() => void)[];
 }
 
-const fileLocks = new Map<string, FileLock>();
-
-function fileLockOf(db: DatabaseSync): FileLock {
+// One gate per file, shared by every connection of this thread to it (a test's second connection,
+// as another process would have one): SQLite's own lock between two connections of one thread
+// would make the second's BEGIN wait synchronously (busy_timeout) for a transaction that can only
+// go on once the thread is free, and fail after the timeout.
+const gates = new Map<string, Gate>();
+function gateOf(db: DatabaseSync): Gate {
   const file = db.location();
-  if (!file) return { held: false, waiting: [] };
-  let lock = fileLocks.get(file);
-  if (!lock) fileLocks.set(file, (lock = { held: false, waiting: [] }));
-  return lock;
+  if (file === null) return { held: false, waiting: [] }; // in memory: one connection
+  let gate = gates.get(file);
+  if (!gate) gates.set(file, (gate = { held: false, waiting: [] }));
+  return gate;
 }
 
 // Parameters as node:sqlite binds them: it refuses booleans.
@@ -77,15 +80,15 @@ export class SqliteStore implements Store {
   /** The connection, for db/ code that is SQLite's own (migrations, data_version). */
   readonly db: DatabaseSync;
   private readonly context = new AsyncLocalStorage<Frame>();
-  /** Held while a transaction of this thread has the file, or it has been handed to the next waiter. */
-  private readonly file: FileLock;
+  /** The file's gate: held while a transaction holds it or it has been handed to the next waiter. */
+  private readonly gate: Gate;
   private readonly listeners = new Map<string, Set<Listener>>();
   /** The connection's own setting (FULL), restored after a relaxed commit. */
   private readonly synchronous: number;
 
   constructor(db: DatabaseSync) {
     this.db = db;
-    this.file = fileLockOf(db);
+    this.gate = gateOf(db);
     this.synchronous = (db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
   }
 
@@ -159,6 +162,11 @@ export class SqliteStore implements Store {
     if (this.db.isOpen) this.db.close();
   }
 
+  /** Whether the caller's async context is inside a transaction of this store. */
+  inTransaction(): boolean {
+    return this.open() !== undefined;
+  }
+
   /** The open transaction (or savepoint) of the caller's async context. */
   private open(): Frame | undefined {
     const frame = this.context.getStore();
@@ -166,7 +174,7 @@ export class SqliteStore implements Store {
   }
 
   private statement<T>(work: () => T): Promise<T> {
-    if (!this.file.held || this.open()) {
+    if (!this.gate.held || this.open()) {
       try {
         return Promise.resolve(work());
       } catch (error) {
@@ -184,18 +192,18 @@ export class SqliteStore implements Store {
   }
 
   private acquire(): Promise<void> {
-    if (!this.file.held) {
-      this.file.held = true;
+    if (!this.gate.held) {
+      this.gate.held = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.file.waiting.push(resolve));
+    return new Promise((resolve) => this.gate.waiting.push(resolve));
   }
 
   /** Hands the file to the next waiter (it stays held), or frees it. */
   private release(): void {
-    const next = this.file.waiting.shift();
+    const next = this.gate.waiting.shift();
     if (next) next();
-    else this.file.held = false;
+    else this.gate.held = false;
   }
 
   private async savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {

@@ -4,10 +4,10 @@
 // transaction, with `kind` and `db` or `c`, the old per-store handle, kept only while areas still
 // written twice are moved onto Sql (issue 37); new code takes `Sql` and uses its methods alone.
 import type { DatabaseSync } from "node:sqlite";
-import type { PostgresStore } from "./postgres/postgres-store.ts";
+import { PostgresStore } from "./postgres/postgres-store.ts";
 import type { Queryable } from "./postgres/pg.ts";
 import type { Sql } from "./sql.ts";
-import { storeOnSqlite, type SqliteStore } from "./sqlite-store.ts";
+import { SqliteStore, storeOnSqlite } from "./sqlite-store.ts";
 
 export type Tx = { kind: "sqlite"; db: DatabaseSync } | { kind: "postgres"; c: Queryable };
 
@@ -18,8 +18,10 @@ export type SqlTx = Sql & Tx;
 export type TxWrite = (tx: Tx) => void | Promise<void>;
 
 /** The Tx of the store's transaction open in the caller's context (the store itself outside one). */
-export function txOf(store: SqliteStore | PostgresStore): SqlTx {
-  const legacy = store.dialect.kind === "sqlite" ? { kind: "sqlite", db: (store as SqliteStore).db } : { kind: "postgres", c: (store as PostgresStore).on() };
+export function txOf(store: Sql): SqlTx {
+  if ("kind" in store) return store as SqlTx;
+  const legacy = store instanceof SqliteStore ? { kind: "sqlite", db: store.db } : store instanceof PostgresStore ? { kind: "postgres", c: store.on() } : undefined;
+  if (!legacy) throw new Error("txOf: not a store of db/");
   return Object.assign(Object.create(store) as Sql, legacy) as SqlTx;
 }
 

@@ -2,11 +2,11 @@
 // shared suite on both backends.
 import { afterAll } from "vitest";
 import { postgresBackend, sqliteBackend } from "../db/backend.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
-import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import { SyncEventOutbox as EventOutbox } from "../db/legacy-sqlite-outbox.ts";
+import { PgEventOutbox } from "../db/postgres/legacy-pg-outbox.ts";
 import { systemClock } from "../jobs/clock.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
-import { PgJobQueue } from "../jobs/pg-job-queue.ts";
+import { SyncJobQueue as JobQueue } from "../db/legacy-sqlite-outbox.ts";
+import { PgJobQueue } from "../db/postgres/legacy-pg-outbox.ts";
 import { backends, byBackend } from "../test/backends.ts";
 import { DlpScannerInspector } from "./dlp-inspector.ts";
 import { describeDlpRecord, type DlpRecordSetup } from "./dlp-record.contract.ts";

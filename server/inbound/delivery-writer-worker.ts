@@ -5,10 +5,9 @@
 // the messages' receive time, which the listener took from the platform's clock (a test's
 // manual clock included).
 import { parentPort, workerData } from "node:worker_threads";
-import { sqliteBackend } from "../db/backend.ts";
+import { backendOn } from "../db/backend.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { openDatabase } from "../db/database.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
 import { SqlDeliveryRepository } from "./delivery-repository.ts";
 import type { StoredMessage } from "./stored-message.ts";
 
@@ -21,8 +20,7 @@ export interface StoreRequest {
 const db = openDatabase((workerData as { dataDir: string }).dataDir);
 let now = 0;
 const clock = { now: () => now };
-const jobs = new JobQueue(db, clock);
-const repository = new SqlDeliveryRepository(sqliteBackend(db, jobs, new EventOutbox(db, jobs, clock)), { countsMessages: false });
+const repository = new SqlDeliveryRepository(backendOn(storeOnSqlite(db), clock), { countsMessages: false });
 
 let pending: StoreRequest[] = [];
 let committing = false;

@@ -1,6 +1,6 @@
-// Which due jobs a claim takes, and in what order, written once for both stores: a generator that
-// asks its store for rows (`ClaimRead`) and answers the chosen ones. job-queue.ts answers its
-// reads synchronously on SQLite, pg-job-queue.ts awaits them on PostgreSQL.
+// Which due jobs a claim takes, and in what order: a generator that asks the store for rows
+// (`ClaimRead`) and answers the chosen ones; job-queue.ts answers its reads with one SQL text each
+// on both stores.
 //
 // The order is the queue's fairness: due jobs by (run_at, id), each group up to its room, full
 // groups skipped. Walking the run_at index alone reads every row of a group that cannot take
@@ -26,7 +26,7 @@ export const QUEUE_END: QueuePosition = [Number.MAX_SAFE_INTEGER, Number.MAX_SAF
 
 /** What the plan asks of its store; every read sees due (run_at <= now) jobs without a live lease only. */
 export type ClaimRead =
-  /** The first `limit` rows in (run_at, id) order, whatever their group (the run_at index); may be lazy. */
+  /** The first `limit` rows in (run_at, id) order, whatever their group (the run_at index). */
   | { read: "window"; limit: number }
   /** Up to `limit` distinct group keys (not null), in key order (a skip scan of the group index). */
   | { read: "groups"; limit: number }
@@ -73,8 +73,6 @@ export function* planClaim(
     let wasted = 0;
     let last: ClaimCandidate | undefined;
     if (chosen.length >= limit) return { read, last, ranOut: false };
-    // Read lazily where the store can (SQLite): rows after the one that completes the claim are
-    // never stepped to.
     for (const row of rows) {
       read++;
       last = row;
@@ -142,14 +140,7 @@ export function* planClaim(
   return chosen;
 }
 
-/** Runs a plan whose reads answer at once (SQLite). */
-export function runPlanSync(plan: Generator<ClaimRead, ClaimCandidate[], unknown>, read: (r: ClaimRead) => Iterable<ClaimCandidate> | string[]): ClaimCandidate[] {
-  let step = plan.next();
-  while (!step.done) step = plan.next(read(step.value));
-  return step.value;
-}
-
-/** Runs a plan whose reads are awaited (PostgreSQL). */
+/** Runs a plan, each read awaited. */
 export async function runPlan(plan: Generator<ClaimRead, ClaimCandidate[], unknown>, read: (r: ClaimRead) => Promise<ClaimCandidate[] | string[]>): Promise<ClaimCandidate[]> {
   let step = plan.next();
   while (!step.done) step = plan.next(await read(step.value));

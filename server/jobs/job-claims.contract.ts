@@ -7,6 +7,7 @@ import type { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Pg } from "../db/postgres/pg.ts";
+import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
 import { sql, useStore, type BackendName, type Connection } from "../test/backends.ts";
 import { MAX_MERGED_GROUPS, WINDOW_FACTOR } from "./claim-order.ts";
 import { manualClock, type Clock, type ManualClock } from "./clock.ts";
@@ -15,7 +16,7 @@ import type { Job } from "./job-queue.ts";
 type GroupRoom = (group: string | null, taken: number) => boolean;
 
 export interface ClaimingQueue {
-  claim(limit: number, leaseMs: number, groupRoom: GroupRoom, fullGroups: string[], onlyGroups?: string[]): Job[] | Promise<Job[]>;
+  claim(limit: number, leaseMs: number, groupRoom: GroupRoom, fullGroups: string[], onlyGroups?: string[]): Promise<Job[]>;
 }
 
 /** What the suite needs of a backend: its queue on a connection, and a way to see what a claim reads. */
@@ -62,7 +63,7 @@ export function describeJobClaims(backend: BackendName, { make }: ClaimBackend):
               return result;
             }, options),
         };
-        make = ((original) => (c: Connection, cl: Clock) => original(c.backend === "postgres" ? { backend: "postgres", pg: counted, store: c.store } : c, cl))(make);
+        make = ((original) => (c: Connection, cl: Clock) => original(c.backend === "postgres" ? { backend: "postgres", pg: counted, store: storeOnPostgres(counted) } : c, cl))(make);
       }
     });
 

@@ -1,11 +1,6 @@
-// The claim suite (job-claims.contract.ts) on both backends.
+// The claim suite (job-claims.contract.ts) on both stores.
 import { backends } from "../test/backends.ts";
 import { describeJobClaims } from "./job-claims.contract.ts";
 import { JobQueue } from "./job-queue.ts";
-import { PgJobQueue } from "./pg-job-queue.ts";
 
-for (const backend of backends) {
-  describeJobClaims(backend, {
-    make: (c, clock) => (c.backend === "sqlite" ? new JobQueue(c.db, clock) : new PgJobQueue(c.pg, clock)),
-  });
-}
+for (const backend of backends) describeJobClaims(backend, { make: (c, clock) => new JobQueue(c.store, clock) });

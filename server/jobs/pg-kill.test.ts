@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Pg } from "../db/postgres/pg.ts";
 import { useStore } from "../test/backends.ts";
 import { systemClock } from "./clock.ts";
-import { PgJobQueue } from "./pg-job-queue.ts";
+import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
+import { JobQueue } from "./job-queue.ts";
 import { createWorker } from "./worker.ts";
 
 const children: ChildProcess[] = [];
@@ -22,9 +23,9 @@ describe("an instance killed with kill -9 on PostgreSQL", () => {
     if (store.main.backend !== "postgres") throw new Error("postgres only");
     const db: Pg = store.main.pg;
     const url = (db.pool.options as { connectionString: string }).connectionString;
-    const queue = new PgJobQueue(db, systemClock);
-    await db.tx(async (c) => {
-      for (let n = 0; n < 40; n++) await queue.enqueue(c, "stuck", { n });
+    const queue = new JobQueue(storeOnPostgres(db), systemClock);
+    await storeOnPostgres(db).transaction(async (tx) => {
+      for (let n = 0; n < 40; n++) await queue.enqueue(tx, "stuck", { n });
     });
 
     // The other instance takes 10 jobs and hangs on them.

@@ -2,13 +2,10 @@
 // 1,000 due jobs of one receiver starts with the first claim, next to that group's first slots,
 // not after its backlog (claims go past a group that can take no more, claim-order.ts).
 import { describe, expect, it } from "vitest";
-import { backends, sql, useStore, type Connection } from "../test/backends.ts";
-import { manualClock, type Clock } from "./clock.ts";
+import { backends, sql, useStore } from "../test/backends.ts";
+import { manualClock } from "./clock.ts";
 import { JobQueue } from "./job-queue.ts";
-import { PgJobQueue } from "./pg-job-queue.ts";
-import { createWorker, type WorkerQueue } from "./worker.ts";
-
-const queueOn = (c: Connection, clock: Clock): WorkerQueue => (c.backend === "sqlite" ? new JobQueue(c.db, clock) : new PgJobQueue(c.pg, clock));
+import { createWorker } from "./worker.ts";
 
 for (const backend of backends) {
   describe(`worker behind a backlog on ${backend}`, () => {
@@ -25,7 +22,7 @@ for (const backend of backends) {
       await sql(store.main, "INSERT INTO jobs (kind, payload, run_at, group_key, created_at) VALUES ('x', '{}', ?, 'other.example', 0)", [now - 1]);
       const started: (string | null)[] = [];
       const worker = createWorker({
-        queue: queueOn(store.main, clock),
+        queue: new JobQueue(store.main.store, clock),
         clock,
         handlers: { x: async (job) => (started.push(job.group), { done: true }) },
         concurrency: 8,

@@ -2,27 +2,12 @@
 // concurrency overall and per group, hands each to the handler of its kind, and records the
 // outcome in one transaction with the handler's own writes. Handlers are at-least-once: a job
 // interrupted by kill -9 runs again (after restart on SQLite, on another instance on PostgreSQL),
-// so a handler first checks whether its work was already recorded as done. The queue's calls may
-// answer at once (SQLite, job-queue.ts) or later (PostgreSQL, pg-job-queue.ts): one loop awaits both.
+// so a handler first checks whether its work was already recorded as done.
 import type { Clock } from "./clock.ts";
-import type { Job, JobHandler, JobOutcome } from "./job.ts";
+import type { Job, JobHandler, JobOutcome, WorkerQueue } from "./job.ts";
 
-export type { JobHandler, JobOutcome } from "./job.ts";
+export type { JobHandler, JobOutcome, OutcomeWrite, WorkerQueue } from "./job.ts";
 
-/** What the worker needs of a queue: JobQueue (SQLite) and PgJobQueue (PostgreSQL) both are one. */
-export interface WorkerQueue {
-  /** `onlyGroups`: look at these groups' jobs only (a refill of held jobs); absent, at every group's. */
-  claim(limit: number, leaseMs: number, groupRoom: (group: string | null, taken: number) => boolean, fullGroups: string[], onlyGroups?: string[]): Job[] | Promise<Job[]>;
-  /** Records outcomes in one commit; answers the ids whose outcome could not be recorded. */
-  record(batch: { job: Job; outcome: JobOutcome }[]): number[] | Promise<number[]>;
-  /** Gives back the leases of claimed jobs that never started (their attempt is not counted). */
-  release(ids: number[]): void | Promise<void>;
-  /** Epoch ms of the earliest job not leased, or undefined when none waits. */
-  nextDue(): number | undefined | Promise<number | undefined>;
-  onEnqueue(listener: () => void): (() => void) | Promise<() => void>;
-  /** Where one process owns the queue (SQLite), every lease at start is stale. */
-  releaseAllLeases?(): number;
-}
 
 export interface WorkerOptions {
   queue: WorkerQueue;
@@ -98,11 +83,14 @@ export function createWorker(options: WorkerOptions): Worker {
   const leftBehind = new Set<string | null>();
   let saturated = false;
   let started = false;
+  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
 
   // One claim at a time; a forced tick asked for meanwhile runs once the claim is done.
   let claiming: Promise<Job[]> | undefined;
+  // The stale leases given back at start, before the first claim looks at the table.
+  let ready: Promise<void> = Promise.resolve();
   let again = false;
 
   const count = (m: Map<string | null, number>, g: string | null) => m.get(g) ?? 0;
@@ -131,6 +119,8 @@ export function createWorker(options: WorkerOptions): Worker {
   /** Claims from the table (when `force`d or a freed slot wants it) and starts what has room; answers how many started. */
   async function claimMore(force: boolean): Promise<number> {
     while (claiming) await claiming.catch(() => {});
+    // Stopped while waiting for that claim: claim nothing more (stop gives back what is held).
+    if (stopped) return 0;
     let launched = launchHeld();
     let room = claimedCap - active - held.length;
     if (room <= 0) return launched;
@@ -272,6 +262,7 @@ export function createWorker(options: WorkerOptions): Worker {
   }
 
   async function tick(force = true): Promise<void> {
+    await ready;
     if (!started) return;
     if (!force) {
       // Waits for a claim under way, then starts what the freed slots allow.
@@ -309,18 +300,29 @@ export function createWorker(options: WorkerOptions): Worker {
     start() {
       if (started) return;
       started = true;
-      const released = queue.releaseAllLeases?.();
-      if (released) log("resumed interrupted jobs", { count: released });
-      void Promise.resolve(queue.onEnqueue(tickSoon)).then((stop) => (started ? (unsubscribe = stop) : stop()));
+      stopped = false;
+      ready = (async () => {
+        try {
+          const released = await queue.releaseAllLeases?.();
+          if (released) log("resumed interrupted jobs", { count: released });
+        } catch (error) {
+          log("releasing stale leases failed", { error: (error as Error).message });
+        }
+      })();
+      void queue.onEnqueue(tickSoon).then((stop) => (started ? (unsubscribe = stop) : stop()), (error: Error) => log("listening for new jobs failed", { error: error.message }));
       void tick();
     },
     async stop() {
       started = false;
+      stopped = true;
       clearTimeout(timer);
       unsubscribe?.();
-      await claiming?.catch(() => {});
-      // Held jobs never started: their leases go back now, so they need not wait for them to run out.
+      // Held jobs never started: their leases go back now, so they need not wait for them to run
+      // out. Taken at once, before any await lets a finishing job start one of them, and again
+      // after the claim under way, which may add some.
       const unstarted = held.splice(0);
+      await claiming?.catch(() => {});
+      unstarted.push(...held.splice(0));
       perGroupHeld.clear();
       if (unstarted.length) {
         try {
@@ -333,6 +335,7 @@ export function createWorker(options: WorkerOptions): Worker {
     },
     async drain() {
       const before = launchedTotal;
+      await ready;
       await claimMore(true);
       for (;;) {
         if (running.size === 0) {

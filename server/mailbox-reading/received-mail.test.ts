@@ -1,11 +1,9 @@
 // Received mail's storage (delivery and reading): the shared suite on both backends.
-import { postgresBackend, sqliteBackend, type Backend } from "../db/backend.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
-import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import { backendOn, type Backend } from "../db/backend.ts";
+import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { SqlDeliveryRepository } from "../inbound/delivery-repository.ts";
 import { systemClock } from "../jobs/clock.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
-import { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import { backends, byBackend } from "../test/backends.ts";
 import { SqlMessageRepository } from "./message-repository.ts";
 import { describeReceivedMailStorage } from "./received-mail.contract.ts";
@@ -13,12 +11,10 @@ import { describeReceivedMailStorage } from "./received-mail.contract.ts";
 // The events' outbox is still one per store (server/events); the delivery repository is one.
 const backendOf = byBackend<Backend>({
   sqlite: (db) => {
-    const jobs = new JobQueue(db, systemClock);
-    return sqliteBackend(db, jobs, new EventOutbox(db, jobs, systemClock));
+    return backendOn(storeOnSqlite(db), systemClock);
   },
   postgres: (pg) => {
-    const jobs = new PgJobQueue(pg, systemClock);
-    return postgresBackend(pg, jobs, new PgEventOutbox(jobs, systemClock));
+    return backendOn(storeOnPostgres(pg), systemClock);
   },
 });
 

@@ -1,10 +1,8 @@
 // Mail domains: the shared suite on both backends, each with its store's job queue and event outbox.
-import { sqliteBackend, postgresBackend, type Backend } from "../db/backend.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
-import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import { backendOn, type Backend } from "../db/backend.ts";
+import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { systemClock } from "../jobs/clock.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
-import { PgJobQueue } from "../jobs/pg-job-queue.ts";
 import { backends, byBackend } from "../test/backends.ts";
 import { describeMailDomainRepository } from "./maildomain-repository.contract.ts";
 import { SqlMailDomainRepository } from "./maildomain-repository.ts";
@@ -12,12 +10,10 @@ import { SqlMailDomainRepository } from "./maildomain-repository.ts";
 // The events' outbox is still one per store (server/events); the repository is one.
 const backendOf = byBackend<Backend>({
   sqlite: (db) => {
-    const jobs = new JobQueue(db, systemClock);
-    return sqliteBackend(db, jobs, new EventOutbox(db, jobs, systemClock));
+    return backendOn(storeOnSqlite(db), systemClock);
   },
   postgres: (pg) => {
-    const jobs = new PgJobQueue(pg, systemClock);
-    return postgresBackend(pg, jobs, new PgEventOutbox(jobs, systemClock));
+    return backendOn(storeOnPostgres(pg), systemClock);
   },
 });
 

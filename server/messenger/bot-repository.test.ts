@@ -1,10 +1,10 @@
 // The messenger's storage: the shared suite on both stores.
 import { postgresBackend, sqliteBackend } from "../db/backend.ts";
-import { EventOutbox } from "../events/event-outbox.ts";
-import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import { SyncEventOutbox as EventOutbox } from "../db/legacy-sqlite-outbox.ts";
+import { PgEventOutbox } from "../db/postgres/legacy-pg-outbox.ts";
 import { systemClock } from "../jobs/clock.ts";
-import { JobQueue } from "../jobs/job-queue.ts";
-import { PgJobQueue } from "../jobs/pg-job-queue.ts";
+import { SyncJobQueue as JobQueue } from "../db/legacy-sqlite-outbox.ts";
+import { PgJobQueue } from "../db/postgres/legacy-pg-outbox.ts";
 import { backends, byBackend } from "../test/backends.ts";
 import { describeBotStorage, type BotStorage } from "./bot-repository.contract.ts";
 import { SqlBotRepository } from "./bot-repository.ts";

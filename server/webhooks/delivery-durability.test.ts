@@ -7,7 +7,6 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, expect, it } from "vitest";
-import { transaction } from "../db/database.ts";
 import { startTestPlatform } from "../test/harness.ts";
 import { startReceiver, type TestReceiver } from "../test/receiver.ts";
 
@@ -41,8 +40,9 @@ it("delivers all of 1,000 pending deliveries across kill -9, resending only what
   dataDir = setup.dataDir;
   const tenant = await setup.newTenant("durable");
   expect((await tenant.api("POST", "/v1/webhooks", { url: receiver.url, events: ["mail.delivered"] })).status).toBe(200);
-  transaction(setup.db, () => {
-    for (let i = 0; i < EVENTS; i++) setup.services.backend.emit(setup.services.backend.direct, tenant.projectId, "mail.delivered", { messageId: `msg_${i}`, to: "bob@example.org", relay: "mx.example.org", relayMessageId: `q${i}` });
+  const { backend } = setup.services;
+  await backend.transact(async (tx) => {
+    for (let i = 0; i < EVENTS; i++) await backend.emit(tx, tenant.projectId, "mail.delivered", { messageId: `msg_${i}`, to: "bob@example.org", relay: "mx.example.org", relayMessageId: `q${i}` });
   });
   await setup.close(); // the data stays; the server process below owns it now
 

@@ -9,7 +9,7 @@ import { manualClock } from "../jobs/clock.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { startReceiver, type Answer, type TestReceiver } from "../test/receiver.ts";
 import { RETRY_DELAYS_MS } from "./delivery-engine.ts";
-import { DEACTIVATE_AFTER_MS } from "./sqlite-delivery-store.ts";
+import { DEACTIVATE_AFTER_MS } from "./delivery-store.ts";
 
 const clock = manualClock();
 let platform: TestPlatform;

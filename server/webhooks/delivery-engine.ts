@@ -29,9 +29,6 @@ export interface DeliveryEngine {
   redeliver(hook: WebhookRecord, delivery: DeliveryRecord): Promise<SendResult>;
 }
 
-/** A store's answer a write does not need: nothing on SQLite, the settled promise on PostgreSQL. */
-const ignoreAnswer = (answer: unknown | Promise<unknown>): void | Promise<void> => (answer instanceof Promise ? answer.then(() => {}) : undefined);
-
 export function deliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   const { store, send, clock } = deps;
   const failure = (r: SendResult) => r.error ?? `HTTP ${r.httpCode}`;
@@ -51,17 +48,14 @@ export function deliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     }
     const attempt = { httpCode: result.httpCode, error: failure(result), at };
     if (scheduleStep >= RETRY_DELAYS_MS.length) {
-      return { done: true, write: (tx) => ignoreAnswer(store.recordFailed(tx, delivery.id, hook.id, attempt, null)) };
+      return { done: true, write: async (tx) => void (await store.recordFailed(tx, delivery.id, hook.id, attempt, null)) };
     }
     const retryAt = at + RETRY_DELAYS_MS[scheduleStep];
     return {
       retryAt,
       error: attempt.error,
-      write: (tx) => {
-        const deactivated = (yes: boolean) => void (yes && deps.log?.("webhook deactivated after 5 days of failed deliveries", { webhookId: hook.id }));
-        // Synchronous on SQLite (the write must not await there), a promise on PostgreSQL.
-        const answer = store.recordFailed(tx, delivery.id, hook.id, attempt, retryAt);
-        return typeof answer === "boolean" ? deactivated(answer) : answer.then(deactivated);
+      write: async (tx) => {
+        if (await store.recordFailed(tx, delivery.id, hook.id, attempt, retryAt)) deps.log?.("webhook deactivated after 5 days of failed deliveries", { webhookId: hook.id });
       },
     };
   };

@@ -7,7 +7,7 @@ import { CapReachedError } from "../db/capped-insert.ts";
 import { manualClock, type ManualClock } from "../jobs/clock.ts";
 import { newProject, useStore, type BackendName, type Connection } from "../test/backends.ts";
 import type { AttemptResult, PendingAttempt } from "./delivery-store.ts";
-import { DEACTIVATE_AFTER_MS } from "./sqlite-delivery-store.ts";
+import { DEACTIVATE_AFTER_MS } from "./delivery-store.ts";
 import type { WebhookRepository } from "./webhook-repository.ts";
 
 /** The delivery store as the worker uses it: each write in a transaction of its own, as a job outcome is. */

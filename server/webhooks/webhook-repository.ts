@@ -1,4 +1,10 @@
-// The storage boundary of webhook subscriptions and their delivery log.
+// The storage boundary of webhook subscriptions and their delivery log, and its one
+// implementation on the store (db/sql.ts). The tables are created with the event outbox's.
+import { insertWithinCap } from "../db/capped-insert.ts";
+import { bool, type Store } from "../db/sql.ts";
+import { DELIVER_JOB } from "../events/event-outbox.ts";
+import { newId, nowIso } from "../ids.ts";
+import type { JobQueue } from "../jobs/job-queue.ts";
 
 export interface WebhookRecord {
   id: string;
@@ -32,4 +38,88 @@ export interface WebhookRepository {
   /** Newest first; `before`: only deliveries with a smaller id (the next page's cursor). */
   listDeliveries(webhookId: string, limit: number, before?: number): Promise<DeliveryRecord[]>;
   getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined>;
+}
+
+interface HookRow {
+  id: string;
+  project_id: string;
+  url: string;
+  events: string;
+  secret_enc: string;
+  active: unknown;
+  created_at: string;
+}
+
+export interface DeliveryRow {
+  id: number;
+  webhook_id: string;
+  event: string;
+  status: DeliveryRecord["status"];
+  http_code: number;
+  attempts: number;
+  payload: string;
+  created_at: string;
+  next_attempt_at: string | null;
+}
+
+export const HOOK_COLUMNS = "id, project_id, url, events, secret_enc, active, created_at";
+export const DELIVERY_COLUMNS = "id, webhook_id, event, status, http_code, attempts, payload, created_at, next_attempt_at";
+
+export const toHook = (r: HookRow): WebhookRecord => ({
+  id: r.id, projectId: r.project_id, url: r.url, events: JSON.parse(r.events), secretSealed: r.secret_enc, active: bool(r.active), createdAt: r.created_at,
+});
+
+export const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
+  id: r.id, webhookId: r.webhook_id, event: r.event, status: r.status, httpCode: r.http_code, attempts: r.attempts,
+  payload: r.payload, createdAt: r.created_at, nextAttemptAt: r.next_attempt_at,
+});
+
+/** Webhook subscriptions and their delivery log, written once for both stores (db/sql.ts). */
+export class SqlWebhookRepository implements WebhookRepository {
+  private readonly store: Store;
+  private readonly jobs: JobQueue;
+  constructor(store: Store, jobs: JobQueue) {
+    this.store = store;
+    this.jobs = jobs;
+  }
+
+  async create(w: Omit<WebhookRecord, "id" | "createdAt" | "active">, cap?: number): Promise<WebhookRecord> {
+    const row = await insertWithinCap(this.store, `webhooks:${w.projectId}`, cap,
+      async (tx) => Number((await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhooks WHERE project_id = ?", [w.projectId]))!.n),
+      (tx) => tx.get<HookRow>(`INSERT INTO webhooks (id, project_id, url, events, secret_enc, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${HOOK_COLUMNS}`,
+        [newId("whk"), w.projectId, w.url, JSON.stringify(w.events), w.secretSealed, nowIso()]),
+    );
+    return toHook(row!);
+  }
+
+  async list(projectId: string): Promise<WebhookRecord[]> {
+    return (await this.store.all<HookRow>(`SELECT ${HOOK_COLUMNS} FROM webhooks WHERE project_id = ? ORDER BY created_at, id`, [projectId])).map(toHook);
+  }
+
+  async get(projectId: string, id: string): Promise<WebhookRecord | undefined> {
+    const row = await this.store.get<HookRow>(`SELECT ${HOOK_COLUMNS} FROM webhooks WHERE project_id = ? AND id = ?`, [projectId, id]);
+    return row && toHook(row);
+  }
+
+  delete(projectId: string, id: string): Promise<boolean> {
+    // The subscription, its delivery log (ON DELETE CASCADE) and its waiting jobs go together:
+    // nothing more is sent to a URL its owner unsubscribed. A job another instance is running
+    // now finds its delivery gone when it records (or reloads), and does nothing.
+    return this.store.transaction(async (tx) => {
+      if ((await tx.run("DELETE FROM webhooks WHERE project_id = ? AND id = ?", [projectId, id])).changes === 0) return false;
+      await this.jobs.cancelWhere(tx, DELIVER_JOB, "$.webhookId", id);
+      return true;
+    });
+  }
+
+  async listDeliveries(webhookId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<DeliveryRecord[]> {
+    return (await this.store.all<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, [webhookId, before, limit])).map(toDelivery);
+  }
+
+  async getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined> {
+    // An id that is no BIGINT (a path segment like "abc" or 1e30) names no delivery.
+    if (!Number.isSafeInteger(id)) return undefined;
+    const row = await this.store.get<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND id = ?`, [webhookId, id]);
+    return row && toDelivery(row);
+  }
 }

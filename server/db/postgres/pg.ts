@@ -1,7 +1,7 @@
 // The PostgreSQL handle every Pg* repository takes (decision P1 in docs/decisions.md): a pool,
 // transactions that retry when PostgreSQL asks for it, and one listening session per instance
 // that carries NOTIFY (cache invalidation across instances) and marks the instance alive (job
-// leases, server/jobs/pg-job-queue.ts).
+// leases, server/db/leases.ts).
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
@@ -15,6 +15,13 @@ export interface TxOptions {
   isolation?: Isolation;
   /** Runs again after a serialization failure or a deadlock, at most this many times (default 5). */
   retries?: number;
+  /**
+   * Statements sent in the COMMIT's own round trip, after fn resolved (the store's deferred
+   * notifications): an enqueue then costs no round trip of its own for waking the workers.
+   */
+  beforeCommit?: () => string;
+  /** synchronous_commit off for this transaction (set in BEGIN's round trip): see db/sql.ts TxOptions.relaxed. */
+  relaxed?: boolean;
 }
 
 export interface Pg {
@@ -121,9 +128,10 @@ export async function connectPostgres(url: string, options: PgOptions = {}): Pro
         const c = await pool.connect();
         let broken: Error | undefined;
         try {
-          await c.query(txOptions.isolation ? `BEGIN ISOLATION LEVEL ${txOptions.isolation.toUpperCase()}` : "BEGIN");
+          const begin = txOptions.isolation ? `BEGIN ISOLATION LEVEL ${txOptions.isolation.toUpperCase()}` : "BEGIN";
+          await c.query(txOptions.relaxed ? `${begin}; SET LOCAL synchronous_commit = off` : begin);
           const result = await fn(c);
-          await c.query("COMMIT");
+          await c.query(`${txOptions.beforeCommit?.() ?? ""}COMMIT`);
           return result;
         } catch (error) {
           await c.query("ROLLBACK").catch((e: Error) => (broken = e));

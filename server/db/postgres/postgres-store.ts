@@ -20,6 +20,10 @@ export const postgresDialect: Dialect = {
   insertOrder: "seq",
   jsonArray: (param) => `json_array_elements_text(${param}::json)`,
   jsonText: (column, path) => `(${column}::jsonb #>> '{${path.replace(/^\$\.?/, "").split(".").join(",").replace(/'/g, "''")}}')`,
+  // The JSON array as an array literal, an immutable expression: a custom plan folds it to a
+  // constant and knows how many ids there are.
+  inIntegers: (column, param) => `${column} = ANY(CAST(translate(${param}, '[]', '{}') AS BIGINT[]))`,
+  eachKey: (param, _table, rows) => `json_array_elements_text(${param}::json) k CROSS JOIN LATERAL (${rows("k.value", "*")}) j`,
 };
 
 interface Compiled {
@@ -77,7 +81,11 @@ interface Frame {
   client: pg.PoolClient;
   chain: Promise<unknown>;
   depth: number;
+  /** Notifications of the outermost transaction, sent with its COMMIT (`channel\0payload`, once each as NOTIFY does). */
+  notes: Set<string>;
 }
+
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 export class PostgresStore implements Store {
   readonly dialect = postgresDialect;
@@ -110,20 +118,30 @@ export class PostgresStore implements Store {
   }
 
   async notify(channel: string, payload = ""): Promise<void> {
-    await this.query("SELECT pg_notify(?, ?)", [channel, payload]);
+    // Inside a transaction NOTIFY is delivered at COMMIT anyway: it rides on the COMMIT's round trip.
+    const frame = this.open();
+    if (frame) frame.notes.add(`${channel}\0${payload}`);
+    else await this.query("SELECT pg_notify(?, ?)", [channel, payload]);
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
     const parent = this.open();
     if (parent) return this.savepoint(parent, fn);
+    const notes = new Set<string>();
+    const beforeCommit = () =>
+      [...notes].map((n) => {
+        const [channel, payload] = n.split("\0");
+        return `SELECT pg_notify(${literal(channel)}, ${literal(payload)}); `;
+      }).join("");
     return this.pg.tx(async (client) => {
-      const frame: Frame = { open: true, client, chain: Promise.resolve(), depth: 0 };
+      notes.clear(); // a retry starts afresh
+      const frame: Frame = { open: true, client, chain: Promise.resolve(), depth: 0, notes };
       try {
         return await this.context.run(frame, () => fn(this));
       } finally {
         frame.open = false;
       }
-    }, options);
+    }, { ...options, beforeCommit });
   }
 
   listen(channel: string, fn: (payload: string | undefined) => void): Promise<() => void> {
@@ -156,11 +174,14 @@ export class PostgresStore implements Store {
   private savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {
     const turn = parent.chain.then(async () => {
       const name = `sp${parent.depth + 1}`;
-      const frame: Frame = { open: true, client: parent.client, chain: Promise.resolve(), depth: parent.depth + 1 };
+      // A savepoint's notifications join the transaction's when it is released, and are dropped
+      // with it when it is rolled back, as NOTIFY's are.
+      const frame: Frame = { open: true, client: parent.client, chain: Promise.resolve(), depth: parent.depth + 1, notes: new Set() };
       await parent.client.query(`SAVEPOINT ${name}`);
       try {
         const result = await this.context.run(frame, () => fn(this));
         await parent.client.query(`RELEASE SAVEPOINT ${name}`);
+        for (const n of frame.notes) parent.notes.add(n);
         return result;
       } catch (error) {
         await parent.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
@@ -182,4 +203,42 @@ export function storeOnPostgres(db: Pg): PostgresStore {
   let store = stores.get(db);
   if (!store) stores.set(db, (store = new PostgresStore(db)));
   return store;
+}
+
+/**
+ * Transitional (issue 37): the Sql of a raw transaction client, for the code not yet on Sql that
+ * opens its own `pg.tx` and hands the client on (`{ kind: "postgres", c }`). Nested transactions
+ * are savepoints on it; notify is NOTIFY on it (delivered at its COMMIT). Goes with its last user.
+ */
+export function sqlOnClient(c: Queryable): Sql {
+  let depth = 0;
+  const query = (sql: string, params?: readonly Param[]) => {
+    const { name, text } = compile(sql);
+    return c.query({ name, text, values: bind(params) } as pg.QueryConfig);
+  };
+  const self: Sql = {
+    dialect: postgresDialect,
+    all: async <R>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows as R[],
+    get: async <R>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows[0] as R | undefined,
+    run: async (sql, params) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
+    exec: async (sql) => void (await c.query(sql)),
+    lock: async (scope) => void (await query("SELECT pg_advisory_xact_lock(hashtext(?))", [scope])),
+    notify: async (channel, payload = "") => void (await query("SELECT pg_notify(?, ?)", [channel, payload])),
+    async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+      const name = `csp${++depth}`;
+      await c.query(`SAVEPOINT ${name}`);
+      try {
+        const result = await fn(self);
+        await c.query(`RELEASE SAVEPOINT ${name}`);
+        return result;
+      } catch (error) {
+        await c.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        await c.query(`RELEASE SAVEPOINT ${name}`);
+        throw error;
+      } finally {
+        depth--;
+      }
+    },
+  };
+  return self;
 }

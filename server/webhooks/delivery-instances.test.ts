@@ -1,44 +1,39 @@
-// The delivery engine on PostgreSQL with two instances on one database (decision P2): each has its
-// own pool, queue, worker and engine, and a receiver on loopback counts deliveries by envelope id.
+// The delivery engine with two instances on one database (decision P2), on both stores (on SQLite
+// two connections to one file, as a second process would have): each has its own connection,
+// queue, worker and engine, and a receiver on loopback counts deliveries by envelope id.
 // Every event is handed over exactly once across the two, and the log says so; a receiver that
 // fails gets its retry from whichever instance claims it, with the schedule going on as one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeOutboundConnections } from "../adapters/outbound-http.ts";
 import { sendWebhook } from "../adapters/webhook-sender.ts";
-import type { Pg } from "../db/postgres/pg.ts";
-import { DELIVER_JOB } from "../events/event-outbox.ts";
-import { PgEventOutbox } from "../events/pg-event-outbox.ts";
+import type { Store } from "../db/sql.ts";
+import { DELIVER_JOB, EventOutbox } from "../events/event-outbox.ts";
 import { manualClock } from "../jobs/clock.ts";
-import { PgJobQueue } from "../jobs/pg-job-queue.ts";
+import { JobQueue } from "../jobs/job-queue.ts";
 import { createWorker } from "../jobs/worker.ts";
-import { newProject, useStore, type Connection } from "../test/backends.ts";
+import { backends, newProject, useStore } from "../test/backends.ts";
 import { startReceiver, type Answer, type TestReceiver } from "../test/receiver.ts";
 import { deliveryEngine, RETRY_DELAYS_MS } from "./delivery-engine.ts";
-import { PgDeliveryStore } from "./pg-delivery-store.ts";
-import { PgWebhookRepository } from "./pg-webhook-repository.ts";
+import { SqlDeliveryStore } from "./delivery-store.ts";
+import { SqlWebhookRepository } from "./webhook-repository.ts";
 
-const pgOf = (c: Connection): Pg => {
-  if (c.backend !== "postgres") throw new Error("postgres only");
-  return c.pg;
-};
-
-describe("webhook delivery on postgres, two instances", () => {
-  const store = useStore("postgres");
+for (const backend of backends) describe(`webhook delivery on ${backend}, two instances`, () => {
+  const store = useStore(backend);
   const clock = manualClock();
   const receivers: TestReceiver[] = [];
-  let instances: { pg: Pg; queue: PgJobQueue; outbox: PgEventOutbox; hooks: PgWebhookRepository; worker: ReturnType<typeof createWorker> }[];
+  let instances: { store: Store; queue: JobQueue; outbox: EventOutbox; hooks: SqlWebhookRepository; worker: ReturnType<typeof createWorker> }[];
 
   beforeAll(async () => {
-    const connections = [pgOf(store.main), pgOf(await store.connect())];
-    instances = connections.map((pg) => {
-      const queue = new PgJobQueue(pg, clock);
+    const connections = [store.main.store, (await store.connect()).store];
+    instances = connections.map((db) => {
+      const queue = new JobQueue(db, clock);
       const engine = deliveryEngine({
-        store: new PgDeliveryStore(pg, queue),
+        store: new SqlDeliveryStore(db, queue),
         send: (hook, delivery) => sendWebhook(hook.url, delivery.event, delivery.payload, hook.secretSealed, { development: true, timeoutMs: 5_000 }),
         clock,
       });
       const worker = createWorker({ queue, clock, handlers: { [DELIVER_JOB]: engine.job } });
-      return { pg, queue, outbox: new PgEventOutbox(queue, clock), hooks: new PgWebhookRepository(pg, queue), worker };
+      return { store: db, queue, outbox: new EventOutbox(queue, clock), hooks: new SqlWebhookRepository(db, queue), worker };
     });
   });
   afterAll(async () => {
@@ -51,7 +46,7 @@ describe("webhook delivery on postgres, two instances", () => {
     receivers.push(receiver);
     const projectId = await newProject(store.main);
     const hook = await instances[0].hooks.create({ projectId, url: receiver.url, events: ["mail.delivered"], secretSealed: "whsec_test" });
-    const emit = (i: number) => instances[i % 2].pg.tx((c) => instances[i % 2].outbox.emit(c, projectId, "mail.delivered", { messageId: `msg_${i}` }));
+    const emit = (i: number) => instances[i % 2].store.transaction((tx) => instances[i % 2].outbox.emit(tx, projectId, "mail.delivered", { messageId: `msg_${i}` }));
     const byEnvelope = () => {
       const counts = new Map<string, number>();
       for (const r of receiver.received) counts.set(JSON.parse(r.body).id, (counts.get(JSON.parse(r.body).id) ?? 0) + 1);
@@ -62,6 +57,7 @@ describe("webhook delivery on postgres, two instances", () => {
 
   /** Both instances' workers drain at once until neither finds a due job. */
   const ranBy = [0, 0];
+  
   async function drainBoth(): Promise<number> {
     let total = 0;
     for (;;) {
