@@ -14,6 +14,7 @@ import { ocrText } from "./extract/ocr.ts";
 import { officeText, type OfficeText } from "./extract/office.ts";
 import { archiveName, sniff } from "./extract/sniff.ts";
 import { csvText } from "./extract/table.ts";
+import { rtfText } from "./extract/rtf.ts";
 import { readTar } from "./extract/tar.ts";
 import { openZip } from "./extract/zip.ts";
 import { FindingCollector } from "./findings.ts";
@@ -104,6 +105,8 @@ class MessageScan {
           return this.text(where, buf.toString("utf8"));
         case "csv":
           return this.text(where, csvText(buf.toString("utf8")));
+        case "rtf":
+          return this.text(where, rtfText(buf));
         case "html":
           return this.text(where, htmlText(buf.toString("utf8")));
         case "json": {
