@@ -101,7 +101,7 @@ function isFull(text: string, start: number, end: number): boolean {
 // UnionPay does not require the Luhn digit on every card it issues (62, 16 to 19 digits): such a
 // number counts when a card label stands before it on its line, as for the labelled types (Chinese
 // has no spaces between words: 银联卡, 卡号 count wherever they stand).
-const cardLabel = /(?<![\p{L}])(?:card|cards|kart|kartı|kartın|kartı|kredi kartı|карта|карты|карту|карточк\p{L}*|karte|kreditkarte|kartennummer|carte|tarjeta|unionpay|union pay|pan)(?![\p{L}])|银联|卡号|卡/iu;
+const cardLabel = /(?<![\p{L}])(?:card|cards|kart|kartı|kartın|kredi kartı|карта|карты|карту|карточк\p{L}*|karte|kreditkarte|kartennummer|carte|tarjeta|unionpay|union pay|pan)(?![\p{L}])|银联|卡号|卡/iu;
 
 /** Digits at most a run may hold around its card numbers (a date, a "00" put in front) before it is a longer number of its own. */
 const LOOSE_DIGITS = 6;

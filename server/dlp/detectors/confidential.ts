@@ -1,4 +1,4 @@
-// confidential: classification markings, in English, Azerbaijani and Russian. A marking is a
+// confidential: classification markings, in English, Azerbaijani, Russian, Turkish, German, French and Spanish. A marking is a
 // label, not a word in a sentence: "We keep your data confidential" is prose. A phrase counts
 //  (1) in capitals anywhere (CONFIDENTIAL, MƏXFİ, КОНФИДЕНЦИАЛЬНО), or
 //  (2) in any case when it stands alone as a line or starts a line followed by punctuation
@@ -29,13 +29,18 @@ const phrases = [
   ...["ciddi məxfi", "məxfi", "konfidensial", "xidməti istifadə üçün", "yalnız daxili istifadə üçün", "kommersiya sirri"].map(azerbaijani),
   "строго конфиденциально", "конфиденциально", "конфиденциальная информация", "для служебного пользования", "коммерческая тайна", "совершенно секретно", "секретно",
   "только для внутреннего использования",
+  // Turkish, German, French, Spanish (docs/decisions.md DLP13); Turkish İ/ı as Azerbaijani's.
+  ...["çok gizli", "gizli", "kişiye özel", "hizmete özel", "şirket içi", "sadece iç kullanım için", "yalnızca iç kullanım için", "ticari sır"].map(azerbaijani),
+  "streng vertraulich", "vertraulich", "nur für den (?:internen|dienst)gebrauch", "nur für den internen gebrauch", "streng geheim", "betriebsgeheimnis", "nicht weitergeben",
+  "strictement confidentiel", "confidentiel", "(?:à )?usage interne(?: uniquement)?", "diffusion restreinte", "secret défense", "ne pas diffuser",
+  "estrictamente confidencial", "confidencial", "(?:solo |sólo )?(?:para |de )?uso interno(?: exclusivo)?", "no distribuir", "información reservada",
 ];
 const alt = phrases.join("|");
 // (1): capitals. Matched case-sensitively against an upper-cased copy, then checked to be capitals in the source.
 const anywhere = new RegExp(`(?<![\\p{L}])(${alt})(?![\\p{L}])`, "giu");
 // (2): the line starts with the phrase (after bullets, brackets, asterisks) and nothing but punctuation or a dash follows it.
 const lineMarking = new RegExp(`^(?:[\\p{L} ]{1,30}:\\s*)?[\\s\\[(*#>"'«_-]*(${alt})[\\s\\])*"'»_]*(?:$|[:.!|–—-])`, "imu");
-const labelled = new RegExp(`(?:classification|classified|marking|security level|sensitivity|label|tags?|gizlilik(?: dərəcəsi| qrifi)?|qrif|гриф|уровень доступа)\\s*[:=-]\\s*(${alt})(?![\\p{L}])`, "giu");
+const labelled = new RegExp(`(?:classification|classified|marking|security level|sensitivity|label|tags?|gizlilik(?: dərəcəsi| qrifi| derecesi| sınıfı)?|qrif|гриф|уровень доступа|einstufung|klassifizierung|vertraulichkeit(?:sstufe)?|schutzstufe|niveau de confidentialité|clasificación|nivel de confidencialidad)\\s*[:=-]\\s*(${alt})(?![\\p{L}])`, "giu");
 // (4): a tag. Brackets close on the phrase (with spaces at most): "[Confidential]", not "[Confidential report]".
 // Parentheses are also prose ("we keep (confidential) records"): they count only opening a line,
 // after reply prefixes ("Fwd: (Internal use only) reorg"), or closing it.

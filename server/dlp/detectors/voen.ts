@@ -7,7 +7,9 @@ import { labelled, match, mentions, type Match } from "./detector.ts";
 import { maskMiddle } from "./fin.ts";
 
 const candidate = /(?<![\p{L}\d+_-]|\d[ .-])(\d{3} ?\d{3} ?\d{3}[12])(?![\p{L}\d_]|[ .-]\d)/gu;
-const label = /(?:(?<![\p{L}])(?:V[ÖO]EN|VÖEN|ВОЕН|TIN|ИНН)(?![\p{L}])|tax\s*(?:payer\s*)?(?:id|identification|number|no)|taxpayer|vergi\s+ödəyicisi|eyniləşdirmə\s+nömrəsi|налогоплательщик)/iu;
+// Seven languages (docs/decisions.md DLP13): VÖEN, ИНН, TIN/tax id, VKN/vergi kimlik numarası (tr),
+// Steuernummer/Steuer-ID (de), numéro fiscal (fr), NIF/identificación fiscal (es).
+const label = /(?:(?<![\p{L}])(?:V[ÖO]EN|VÖEN|ВОЕН|TIN|ИНН|VKN|NIF|CIF)(?![\p{L}])|tax\s*(?:payer\s*)?(?:id|identification|number|no)|taxpayer|vergi\s+ödəyicisi|vergi\s+(?:kimlik|no|numarası|nömrəsi)|eyniləşdirmə\s+nömrəsi|налогоплательщик|steuer(?:nummer|-?id|-?nr|identifikationsnummer)|(?:numéro|n°)\s+(?:d'identification\s+)?fiscal|identifi(?:cación|cation)\s+fiscal)/iu;
 
 export function detectVoen(text: string): Match[] {
   const out: Match[] = [];
