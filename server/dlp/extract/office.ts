@@ -3,6 +3,7 @@
 // a legacy or broken file is reported as not inspected rather than passed.
 import { parseOffice } from "officeparser";
 import { type Budget, Uninspectable } from "./limits.ts";
+import { type LayoutNode, pageText } from "./pdf-layout.ts";
 import { tableText } from "./table.ts";
 
 export interface OfficeText {
@@ -40,6 +41,11 @@ function sheetsOf(content: unknown): string[][][] {
   return sheets;
 }
 
+function hasTable(nodes: Node[] | undefined): boolean {
+  for (const n of nodes ?? []) if (n.type === "table" || hasTable(n.children) || hasTable((n as { notes?: Node[] }).notes)) return true;
+  return false;
+}
+
 /** The text of a node and everything under it, paragraphs on lines of their own. */
 function nodeText(node: Node): string {
   if (!node.children?.length) return node.text ?? "";
@@ -73,7 +79,8 @@ export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "
   try {
     const ast = await parseOffice(buf, {
       abortSignal: signal,
-      ignorePageGeometry: true,
+      // A PDF's text positions are kept: its pages are read as laid out (pdf-layout.ts).
+      ignorePageGeometry: kind !== "pdf",
       extractAttachments: images,
       decompressionLimits: { maxUncompressedBytes: Math.max(1, budget.bytesLeft()), maxZipEntries: maxEntries },
       pdfParserConfig: { pageRange: `1-${maxPdfPages}`, extractTextColor: false, maxTimeMs: Math.min(30_000, budget.msLeft()) },
@@ -82,8 +89,10 @@ export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "
     // A spreadsheet is read as tables (each cell with its column's header and its row's label).
     const sheets = sheetsOf(ast.content);
     // Tables of the other formats are read the same way, where the text generator meets them.
-    const onNode = (node: Node) => (node.type === "table" ? documentTable(node) : undefined);
-    const body = sheets.length ? sheets.map(tableText).join("\n\n") : ((await ast.to("text", { onNode } as never)).value as string);
+    // Only when there is something to render differently: the hook is awaited on every node.
+    const hook = kind === "pdf" || hasTable(ast.content as Node[]);
+    const onNode = (node: Node) => (node.type === "page" && kind === "pdf" ? pageText(node as LayoutNode) : node.type === "table" ? documentTable(node) : undefined);
+    const body = sheets.length ? sheets.map(tableText).join("\n\n") : ((await ast.to("text", hook ? ({ onNode } as never) : undefined)).value as string);
     const text = [body, ...auxiliaryTexts(ast.auxiliary)].join("\n");
     const pages = (ast.metadata as { pages?: number }).pages;
     const unread = kind === "pdf" && pages && pages > maxPdfPages ? `not inspected: pages ${maxPdfPages + 1} to ${pages} (limit ${maxPdfPages} pages)` : undefined;
