@@ -1,5 +1,6 @@
 // What an attachment is, from its bytes first (a renamed file is still what it is), then its name.
 import { isRtf } from "./rtf.ts";
+import { isUtf16 } from "./text-encoding.ts";
 
 export type FileKind = "zip" | "tar" | "gzip" | "pdf" | "png" | "jpeg" | "cfb" | "message" | "sealed" | "archive" | "html" | "csv" | "json" | "rtf" | "text" | "binary";
 
@@ -53,6 +54,11 @@ export function sniff(buf: Buffer, filename: string, contentType = ""): FileKind
   // RTF is 7-bit text, and a .doc saved by many mail clients and older Word is RTF inside: read as
   // the text it renders (extract/rtf.ts), whatever its name.
   if (isRtf(buf)) return "rtf";
+  // Text saved as UTF-16 (Windows' "Unicode"): its NULs are not binary (extract/text-encoding.ts).
+  if (isUtf16(buf)) {
+    const text = new TextDecoder(buf[0] === 0xfe ? "utf-16be" : "utf-16le").decode(buf.subarray(0, 1024));
+    return ["csv", "tsv"].includes(e) ? "csv" : ["html", "htm"].includes(e) || /^\W*(?:<!doctype html|<html)/i.test(text) ? "html" : e === "json" ? "json" : "text";
+  }
   if (!isText(buf)) return "binary";
   const textExt = ["txt", "csv", "tsv", "json", "html", "htm", "md", "log", "xml"].includes(e);
   if (!textExt && looksLikeMessage(buf)) return "message";
