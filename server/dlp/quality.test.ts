@@ -6,6 +6,7 @@ import { stopOcr } from "./extract/ocr.ts";
 import { ALL_TYPES } from "./policy-types.ts";
 import { scanMessage } from "./scanner.ts";
 import { encryptedCorpus, negatives, positives, textCorpus, type Sample } from "./test/corpus.ts";
+import { layoutCorpus } from "./test/corpus-layout.ts";
 import { unseenCorpus } from "./test/corpus-unseen.ts";
 import * as doc from "./test/documents.ts";
 import { renderPngs } from "./test/images.ts";
@@ -54,7 +55,7 @@ function placeOf(sample: Sample & { place?: string }): string {
 
 describe("DLP quality on the labelled corpus", () => {
   it("has precision and recall of at least 0.97 for every type", { timeout: 600_000 }, async () => {
-    const samples: Sample[] = [...(await textCorpus()), ...(await encryptedCorpus()), ...(await imageCorpus()), ...(await unseenCorpus())];
+    const samples: Sample[] = [...(await textCorpus()), ...(await encryptedCorpus()), ...(await imageCorpus()), ...(await unseenCorpus()), ...(await layoutCorpus())];
     const stats = new Map<DlpType, { tp: number; fp: number; fn: number }>(ALL_TYPES.map((t) => [t, { tp: 0, fp: 0, fn: 0 }]));
     const byPlace = new Map<string, { tp: number; fp: number; fn: number; negatives: number }>();
     const misses: string[] = [];

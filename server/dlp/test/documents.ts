@@ -258,3 +258,31 @@ export async function odt(lines: string[], tables: string[][][] = []): Promise<B
   zip.file("content.xml", `<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" office:version="1.3"><office:body><office:text>${lines.map((l) => `<text:p>${esc(l)}</text:p>`).join("")}${tables.map(tbl).join("")}</office:text></office:body></office:document-content>`);
   return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE", mimeType: "application/vnd.oasis.opendocument.text" });
 }
+
+/** A PDF whose text is drawn at given positions, in the order given (the content stream's order, which need not be the reading order). */
+export async function pdfAt(pages: { text: string; x: number; y: number; size?: number }[][]): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const items of pages) {
+    const page = doc.addPage([612, 792]);
+    for (const it of items) page.drawText(winAnsi(it.text), { x: it.x, y: it.y, size: it.size ?? 10, font });
+  }
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
+
+/** A Luhn-valid number of `length` digits starting with `prefix` (the rest from `seed`), for tables of many cards. */
+export function luhnNumber(prefix: string, length: number, seed: number): string {
+  let body = prefix;
+  for (let i = 0; body.length < length - 1; i++) body += String((seed * 7 + i * 3 + (seed >> 2)) % 10);
+  for (let d = 0; d < 10; d++) {
+    const n = body + d;
+    let sum = 0;
+    for (let i = 0; i < n.length; i++) {
+      let v = Number(n[n.length - 1 - i]);
+      if (i % 2 === 1) v = v * 2 > 9 ? v * 2 - 9 : v * 2;
+      sum += v;
+    }
+    if (sum % 10 === 0) return n;
+  }
+  throw new Error("unreachable");
+}
