@@ -4,7 +4,7 @@
 // number was seen. UTF-16 (by its mark, or by NULs in every other byte) and UTF-8 with or without
 // its mark are decoded; a charset named by the attachment's Content-Type is honoured.
 
-/** UTF-16 without a mark: NUL bytes at odd (LE) or even (BE) offsets for most of the first 512 bytes. */
+/** UTF-16 without a mark: NUL bytes at odd (LE) or even (BE) offsets in a third or more of the first 256 characters, almost none at the other. */
 function utf16Order(buf: Buffer): "utf-16le" | "utf-16be" | undefined {
   if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return "utf-16le";
   if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return "utf-16be";
@@ -16,8 +16,11 @@ function utf16Order(buf: Buffer): "utf-16le" | "utf-16be" | undefined {
     if (buf[i] === 0) even++;
     if (buf[i + 1] === 0) odd++;
   }
-  if (odd > n * 0.4 && even < n * 0.05) return "utf-16le";
-  if (even > n * 0.4 && odd < n * 0.05) return "utf-16be";
+  // Counted in characters (pairs of bytes): ASCII has a NUL in its high byte, other scripts
+  // (Cyrillic 04xx) do not, so a third of the characters is enough.
+  const pairs = n / 2;
+  if (odd > pairs * 0.3 && even < pairs * 0.05) return "utf-16le";
+  if (even > pairs * 0.3 && odd < pairs * 0.05) return "utf-16be";
   return undefined;
 }
 

@@ -115,7 +115,7 @@ const cases: Case[] = [
   ["", "language", "text", () => ({ subject: "Bilgi", text: "Gizlilik politikamız güncellendi. Şifre sıfırlama bağlantısı e-postanızda.", attachments: [] })],
   // Encodings a sender picks in a Save dialog.
   ["card", "encoding", "kartlar.txt", () => attach("kartlar.txt", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("Kart nömrəsi: 2202 2039 1826 4054\r\n", "utf16le")]))],
-  ["passport", "encoding", "spisok.txt", () => attach("spisok.txt", Buffer.from([...Buffer.from("\xcf\xe0\xf1\xef\xee\xf0\xf2: 45 11 204918\r\n", "latin1")]), "text/plain; charset=windows-1251")],
+  ["passport", "encoding", "spisok.txt", () => attach("spisok.txt", Buffer.from("Паспорт: 45 11 204918\r\n", "utf16le").swap16())],
   ["", "encoding", "notes.txt", () => attach("notes.txt", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("Meeting notes: call 4012 88 on 2026-12-03\r\n", "utf16le")]))],
 ];
 
