@@ -20,7 +20,10 @@
 // package on npm reads tables.
 import { tableText } from "./table.ts";
 
-const token = /\\([a-zA-Z]{1,32})(-?\d{1,10})? ?|\\'([0-9a-fA-F]{2})|\\([^a-zA-Z'])|([{}])|([^\\{}\r\n]+)|[\r\n]+/y;
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isHex = (c: number) => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const special = /[\\{}\r\n]/g;
 
 /** Destinations read as text; every other \* destination is skipped. */
 const textDestinations = new Set(["fldinst", "fldrslt", "header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf", "footnote", "annotation", "atnauthor", "title", "subject", "author", "keywords", "doccomm", "comment", "company", "manager", "category", "pntext", "pntxta", "pntxtb", "shptxt", "txbxcontent", "sp", "sv"]);
@@ -103,14 +106,52 @@ export function rtfText(input: Buffer | string): string {
   };
 
   for (let at = 0; at < src.length; ) {
-    token.lastIndex = at;
-    const m = token.exec(src);
-    if (!m) {
-      // A lone backslash at the end: nothing more to read.
-      break;
+    // Plain text and braces are found by their character, control words by a sticky pattern:
+    // a megabyte of RTF is some hundred thousand tokens.
+    const c = src.charCodeAt(at);
+    let word: string | undefined;
+    let param: string | undefined;
+    let hex: string | undefined;
+    let symbol: string | undefined;
+    let brace: string | undefined;
+    let text: string | undefined;
+    if (c === 92) {
+      // A control word (\letters, an optional signed number, one space eaten), \'hh, or a
+      // control symbol; read by hand, as a match array per token is most of the garbage.
+      const next = src.charCodeAt(at + 1);
+      if (isLetter(next)) {
+        let e = at + 2;
+        while (e < at + 33 && isLetter(src.charCodeAt(e))) e++;
+        word = src.slice(at + 1, e);
+        let d = src.charCodeAt(e) === 45 && isDigit(src.charCodeAt(e + 1)) ? e + 1 : e;
+        const digitsFrom = d;
+        while (d < digitsFrom + 10 && isDigit(src.charCodeAt(d))) d++;
+        if (d > digitsFrom) param = src.slice(e, d);
+        at = src.charCodeAt(d) === 32 ? d + 1 : d;
+      } else if (next === 39) {
+        if (isHex(src.charCodeAt(at + 2)) && isHex(src.charCodeAt(at + 3))) hex = src.slice(at + 2, at + 4);
+        at += hex ? 4 : 2;
+        if (!hex) continue;
+      } else if (Number.isNaN(next)) {
+        // A lone backslash at the end: nothing more to read.
+        break;
+      } else {
+        symbol = src[at + 1];
+        at += 2;
+      }
+    } else if (c === 123 || c === 125) {
+      brace = c === 123 ? "{" : "}";
+      at++;
+    } else if (c === 13 || c === 10) {
+      // Line breaks in the source are not text.
+      at++;
+      continue;
+    } else {
+      special.lastIndex = at;
+      const end = special.test(src) ? special.lastIndex - 1 : src.length;
+      text = src.slice(at, end);
+      at = end;
     }
-    at = token.lastIndex;
-    const [, word, param, hex, symbol, brace, text] = m;
     if (word !== undefined) {
       if (skip > 0 && g.mode === 0) {
         skip--;
