@@ -33,6 +33,8 @@ const skipped = new Set(["fonttbl", "colortbl", "stylesheet", "listtable", "list
 const infoText = new Set(["title", "subject", "author", "keywords", "doccomm", "comment", "company", "manager", "category", "operator"]);
 
 const symbols: Record<string, string> = { emdash: "\u2014", endash: "\u2013", bullet: "\u2022", lquote: "\u2018", rquote: "\u2019", ldblquote: "\u201c", rdblquote: "\u201d", emspace: " ", enspace: " ", qmspace: " ", zwj: "", zwnj: "", ltrmark: "", rtlmark: "" };
+/** Every control word this reader acts on; the others only format. */
+const meaningful = new Set([...textDestinations, ...skipped, ...infoText, ...Object.keys(symbols), "bin", "fonttbl", "info", "f", "fcharset", "cpg", "u", "uc", "ansicpg", "par", "line", "sect", "page", "tab", "pard", "intbl", "cell", "nestcell", "row", "nestrow"]);
 
 /** \fcharsetN to its Windows code page. */
 const charsets: Record<number, number> = { 77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250 };
@@ -155,6 +157,14 @@ export function rtfText(input: Buffer | string): string {
     if (word !== undefined) {
       if (skip > 0 && g.mode === 0) {
         skip--;
+        continue;
+      }
+      // Most words only format (\sa200, \fs22, \lang9): one lookup, and on.
+      if (!meaningful.has(word)) {
+        if (pendingDest) {
+          pendingDest = false;
+          g.mode = 1;
+        }
         continue;
       }
       const n = param === undefined ? undefined : Number(param);
