@@ -102,7 +102,7 @@ const rules: Rule[] = [
   {
     // *_SECRET=... (APP_SECRET, JWT_SECRET): a key by its variable's name.
     kind: "api-key",
-    re: /(?<=[A-Za-z0-9])_secret(?![\p{L}\d_])["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_\-./+][A-Za-z0-9_\-./+=]{15,199})/gi,
+    re: /(?<=[A-Za-z0-9])_secret(?![A-Za-z0-9_])["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_\-./+][A-Za-z0-9_\-./+=]{15,199})/gi,
     group: 1,
     check: (v) => /[A-Za-z]/.test(v) && /\d/.test(v) && !placeholder.test(v),
     mask: keep4("api-key"),
