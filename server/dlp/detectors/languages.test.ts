@@ -34,6 +34,9 @@ describe("labelled types in Azerbaijani, Russian, Turkish, English, German, Fren
     ["Kennwort = Geheim99x", "secret password ********"],
     ["mot de passe : Soleil#2026", "secret password ********"],
     ["contraseña: Madrid_2026", "secret password ********"],
+    // Found by the blind check written at the end (README): the connector word, then a colon.
+    ["La contraseña es: Verano#2027", "secret password ********"],
+    ["Das Passwort ist: Alpen#Blick42", "secret password ********"],
     ["ROOT_PASSWORD=s3cr3tRoot!", "secret password ********"],
     ["MYSQL_ROOT_PASSWORD: Pa55w0rd_x", "secret password ********"],
     ["DB_PASS=hunter2hunter2", "secret password ********"],

@@ -84,7 +84,7 @@ const rules: Rule[] = [
   {
     kind: "password",
     // Seven languages (docs/decisions.md DLP13).
-    re: /(?<![\p{L}_])(?:password|passwd|passphrase|pwd|parol|parolu|parola|parolası|şifrə|şifrəsi|şifre|şifresi|sifre|пароль|passwort|kennwort|mot\s+de\s+passe|mdp|contraseña|clave(?:\s+de\s+acceso)?)(?![\p{L}_])["']?(?:[ \t]*(?:[:=]|is|ist|est|es|:[ \t]*is|равен|-)[ \t]*|[ \t]+)["']?([^\s"'<>]{1,128})/giu,
+    re: /(?<![\p{L}_])(?:password|passwd|passphrase|pwd|parol|parolu|parola|parolası|şifrə|şifrəsi|şifre|şifresi|sifre|пароль|passwort|kennwort|mot\s+de\s+passe|mdp|contraseña|clave(?:\s+de\s+acceso)?)(?![\p{L}_])["']?(?:[ \t]*(?:[:=]|(?:ist|est|es|is|равен)(?:[ \t]*:)?|:[ \t]*is|-)[ \t]*|[ \t]+)["']?([^\s"'<>]{1,128})/giu,
     group: 1,
     check: (v, m) => /[:=]|\b(?:is|ist|est|es)\b|равен|-/i.test(m[0].slice(0, m[0].length - m[1].length)) && looksLikePassword(v),
     mask: hidden("password"),
