@@ -1,5 +1,5 @@
 // DLP benchmarks for `npm run bench` (or `npm run bench:dlp` alone): scan throughput (MB/s) of
-// the scanner on plain text and on a docx and a PDF of the same text, beside a single-pass
+// the scanner on plain text and on a docx, a PDF and an RTF of the same text, beside a single-pass
 // regular expression over the same text in the same run (the floor any scanner pays to read the
 // text once); and the p99 latency that DLP adds to POST /v1/mail/send for a 100 KB message
 // through the real HTTP server (warn vs off, alternating rounds).
@@ -32,25 +32,27 @@ async function time(fn: () => Promise<unknown> | unknown): Promise<number> {
   return performance.now() - start;
 }
 
-export async function benchmarkDlpScan(rounds = 5): Promise<{ mb: number; regex: number; text: number; docx: number; pdf: number }> {
+export async function benchmarkDlpScan(rounds = 5): Promise<{ mb: number; regex: number; text: number; docx: number; pdf: number; rtf: number }> {
   const lines = benchText(1024 * 1024);
   const text = lines.join("\n");
   const mb = Buffer.byteLength(text) / 1024 / 1024;
   const docx = await doc.docx(lines);
+  const rtf = doc.rtf(lines);
   // The PDF reader runs in a process of its own, started on first use: start it before timing.
   await scanMessage({ attachments: [{ filename: "warm.pdf", content: await doc.pdf(["warm up"]) }] });
   // 45 lines to a page: the same text as a multi-page PDF.
   const pdfDoc = await pagedPdf(lines);
-  const ms = { regex: [] as number[], text: [] as number[], docx: [] as number[], pdf: [] as number[] };
+  const ms = { regex: [] as number[], text: [] as number[], docx: [] as number[], pdf: [] as number[], rtf: [] as number[] };
   const limits = { maxPdfPages: 10_000 };
   for (let r = 0; r < rounds; r++) {
     ms.regex.push(await time(() => text.match(baseline)?.length));
     ms.text.push(await time(() => scanMessage({ text, attachments: [] })));
     ms.docx.push(await time(() => scanMessage({ attachments: [{ filename: "a.docx", content: docx }] }, { limits })));
     ms.pdf.push(await time(() => scanMessage({ attachments: [{ filename: "a.pdf", content: pdfDoc }] }, { limits })));
+    ms.rtf.push(await time(() => scanMessage({ attachments: [{ filename: "a.rtf", content: rtf }] }, { limits })));
   }
   const rate = (xs: number[]) => mb / (median(xs) / 1000);
-  return { mb, regex: rate(ms.regex), text: rate(ms.text), docx: rate(ms.docx), pdf: rate(ms.pdf) };
+  return { mb, regex: rate(ms.regex), text: rate(ms.text), docx: rate(ms.docx), pdf: rate(ms.pdf), rtf: rate(ms.rtf) };
 }
 
 async function pagedPdf(lines: string[]): Promise<Buffer> {
@@ -114,6 +116,7 @@ export async function runDlpBenchmarks(options: { scanRounds?: number; sendRound
   console.log(`  scanner, plain text:                    ${scan.text.toFixed(1)} MB/s (ratio ${ratio(scan.text)})`);
   console.log(`  scanner, the same text as docx:         ${scan.docx.toFixed(2)} MB/s (ratio ${ratio(scan.docx)})`);
   console.log(`  scanner, the same text as PDF:          ${scan.pdf.toFixed(2)} MB/s (ratio ${ratio(scan.pdf)})`);
+  console.log(`  scanner, the same text as RTF:          ${scan.rtf.toFixed(2)} MB/s (ratio ${ratio(scan.rtf)})`);
   const send = await benchmarkDlpSend(options.sendRounds);
   const ms = (x: number) => `${x.toFixed(1)} ms`;
   console.log(`DLP on the send path: POST /v1/mail/send, 100 KB text, one at a time, ${send.samples} per mode in alternating rounds, loopback`);

@@ -14,7 +14,9 @@ import { ocrText } from "./extract/ocr.ts";
 import { officeText, type OfficeText } from "./extract/office.ts";
 import { archiveName, sniff } from "./extract/sniff.ts";
 import { csvText } from "./extract/table.ts";
+import { rtfText } from "./extract/rtf.ts";
 import { readTar } from "./extract/tar.ts";
+import { decodeText } from "./extract/text-encoding.ts";
 import { openZip } from "./extract/zip.ts";
 import { FindingCollector } from "./findings.ts";
 
@@ -101,13 +103,15 @@ class MessageScan {
       const kind = sniff(buf, filename, contentType);
       switch (kind) {
         case "text":
-          return this.text(where, buf.toString("utf8"));
+          return this.text(where, decodeText(buf, contentType));
         case "csv":
-          return this.text(where, csvText(buf.toString("utf8")));
+          return this.text(where, csvText(decodeText(buf, contentType)));
+        case "rtf":
+          return this.text(where, rtfText(buf));
         case "html":
-          return this.text(where, htmlText(buf.toString("utf8")));
+          return this.text(where, htmlText(decodeText(buf, contentType)));
         case "json": {
-          const raw = buf.toString("utf8");
+          const raw = decodeText(buf, contentType);
           return this.text(where, jsonText(raw) ?? raw);
         }
         case "pdf":

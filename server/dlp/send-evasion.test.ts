@@ -7,6 +7,7 @@ import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harne
 import { hostMailZone } from "../test/mail-zone.ts";
 import type { OutgoingContent } from "./dlp-port.ts";
 import { evasions } from "./test/evasions.ts";
+import { layoutCorpus } from "./test/corpus-layout.ts";
 import { unseenCorpus } from "./test/corpus-unseen.ts";
 
 let p: TestPlatform;
@@ -23,9 +24,9 @@ afterAll(() => p.stop());
 
 const count = (table: string) => (p.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
-function send(content: OutgoingContent) {
-  return t.api("POST", "/v1/mail/send", {
-    from: `news@${t.domain}`,
+function send(content: OutgoingContent, tenant = t) {
+  return tenant.api("POST", "/v1/mail/send", {
+    from: `news@${tenant.domain}`,
     to: "bob@dest.test",
     subject: content.subject ?? "(no subject)",
     ...(content.text ? { text: content.text } : {}),
@@ -54,5 +55,21 @@ describe("DLP block mode on the classes of issue 31", () => {
       if (res.status !== want) wrong.push(`${sample.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("refuses every message of the issue 40 corpus that holds sensitive data (OCR on) and sends its hard negatives", { timeout: 300_000 }, async () => {
+    // A tenant of its own: the corpus is more than the 120 requests a minute a tenant may send.
+    const t40 = await p.newTenant("dlp40", { rateLimit: 1_000_000_000 });
+    await p.services.projects.setDlpPolicy(t40.projectId, "block", true);
+    {
+      const wrong: string[] = [];
+      for (const sample of await layoutCorpus()) {
+        const before = count("sent_messages");
+        const res = await send(sample.content, t40);
+        const want = sample.expected.length ? 422 : 200;
+        if (res.status !== want || (want === 422 && count("sent_messages") !== before)) wrong.push(`${sample.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      }
+      expect(wrong).toEqual([]);
+    }
   });
 });

@@ -72,16 +72,37 @@ describe("finding card numbers in text", () => {
     expect(detectCards(text).map((m) => [m.type, m.start, m.end])).toEqual([["card", 2, 18], ["card", 23, 42]]);
   });
 
-  it("the 4-6-5 and 4-6-4 groupings are Amex and Diners only: three groups, exactly those lengths", () => {
-    for (const text of ["4000 000000 0000 02", "40000 000000 00002", "4000 0000 00000002", "4000 000000 000002", "4000 0000 0000 0000006"]) {
-      expect([text, found(text)]).toEqual([text, []]);
-    }
+  // Issue 40: how the digits are grouped or separated is the sender's choice and never decides
+  // (the grouping rule of issue 31 let "4111 1111 1111 11 11" through and missed UnionPay's 6+13).
+  it("finds a valid number however its digits are grouped or separated", () => {
+    const table: [string, string][] = [
+      ["4000 000000 0000 02", "4000000000000002"],
+      ["40000 000000 00002", "4000000000000002"],
+      ["4111 1111-1111 1111", "4111111111111111"],
+      ["41111 111 1111 1111", "4111111111111111"],
+      ["4111  1111 1111 1111", "4111111111111111"],
+      ["4111 1111 1111 11 11", "4111111111111111"],
+      ["4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1", "4111111111111111"],
+      ["626239-2402764723791", "6262392402764723791"],
+      ["4111.1111.1111.1111", "4111111111111111"],
+      ["4111/1111/1111/1111", "4111111111111111"],
+      ["4111_1111_1111_1111", "4111111111111111"],
+      ["4111 \u2013 1111 \u2013 1111 \u2013 1111", "4111111111111111"],
+      ["4111\t1111\t1111\t1111", "4111111111111111"],
+      ["4111, 1111, 1111, 1111", "4111111111111111"],
+    ];
+    for (const [text, value] of table) expect([text, found(`card ${text} ok`).map((f) => f.value)]).toEqual([text, [value]]);
   });
 
-  it("refuses odd groupings: mixed separators, groups not of four, a last group longer than four, two spaces", () => {
-    for (const text of ["4111 1111-1111 1111", "41111 111 1111 1111", "4111 1111 1111 11111 1", "4111  1111 1111 1111", "4111 11111111 1111", "3782 8224 6310 005 x"]) {
-      expect([text, found(text)]).toEqual([text, text === "3782 8224 6310 005 x" ? [card("378282246310005", "3782 8224 6310 005")] : []]);
-    }
+  it("a run longer than a card: its valid numbers of whole groups, with a few other digits around them", () => {
+    expect(found("ref 00 4111 1111 1111 1111").map((f) => f.text)).toEqual(["4111 1111 1111 1111"]);
+    expect(found("4111 1111 1111 1111 5500 0000 0000 0004").map((f) => f.value)).toEqual(["4111111111111111", "5500000000000004"]);
+    expect(found("1 4111111111111111").map((f) => f.value)).toEqual(["4111111111111111"]);
+    // A 22-digit tracking number in groups of four holds a valid 16-digit prefix: it is a number of its own.
+    expect(found("9400 1000 0000 0000 0000 00")).toEqual([]);
+    expect(found("4111 1111 1111 1111 2222 3333 4")).toEqual([]);
+    // Four separator characters end a run.
+    expect(found("4111 1111    1111 1111")).toEqual([]);
   });
 
   it("refuses Luhn-invalid numbers, unknown issuers, wrong lengths and repeated digits", () => {
@@ -93,9 +114,8 @@ describe("finding card numbers in text", () => {
     expect(found("6666666666674")).toEqual([card("6666666666674", "6666666666674")]);
   });
 
-  it("refuses numbers that are part of something longer", () => {
-    for (const text of ["x4111111111111111", "+4111111111111111", "/4111111111111111", "\\4111111111111111", "_4111111111111111", "1.4111111111111111", "1 4111111111111111", "2-4111111111111111",
-      "4111111111111111x", "4111111111111111_", "4111111111111111.5", "14111111111111111"]) {
+  it("refuses numbers glued to letters, a phone number's +, or one long run of digits", () => {
+    for (const text of ["x4111111111111111", "+4111111111111111", "\\4111111111111111", "_4111111111111111", "+1 4111111111111111", "4111111111111111x", "4111111111111111_", "14111111111111111"]) {
       expect([text, found(text)]).toEqual([text, []]);
     }
     // A full stop that ends a sentence is not a decimal.
@@ -141,17 +161,19 @@ describe("full: a CVV or an expiry next to the number", () => {
     expect(found("4111111111111111 Security Code 123")[0].full).toBe(true);
   });
 
-  it("an expiry label and date right before the number, only punctuation between", () => {
+  it("an expiry right before the number on its line, with or without a label", () => {
     expect(found("Exp 12/29: 4111111111111111")[0].full).toBe(true);
     expect(found("valid: 01/30, 4111111111111111")[0].full).toBe(true);
-    expect(found("Validity: 01/30, 4111111111111111")[0].full).toBe(true);
-    expect(found("valid thru 01/30, 4111111111111111")[0].full).toBe(false);
+    expect(found("valid thru 01/30, 4111111111111111")[0].full).toBe(true);
     expect(found("expiry: 01 / 30 - 4111111111111111")[0].full).toBe(true);
-    expect(found("on 12/29: 4111111111111111")[0].full).toBe(false);
+    expect(found("12/2029 4111 1111 1111 1111")[0].full).toBe(true);
+    expect(found("Exp 12/29 4111111111111111")[0].full).toBe(true);
     expect(found("exp 13/29: 4111111111111111")[0].full).toBe(false);
-    expect(found("exp 12/29 and then 4111111111111111")[0].full).toBe(false);
-    // Right before the number, digits and a space make it part of a longer number: no card at all.
-    expect(found("Exp 12/29 4111111111111111")).toEqual([]);
+    // A date is no expiry, nor a month and year too far before; on the line above it counts after an expiry label.
+    expect(found("on 12/01/2029: 4111111111111111")[0].full).toBe(false);
+    expect(found("12/29\n4111111111111111")[0].full).toBe(false);
+    expect(found("exp 12/29\n4111111111111111")[0].full).toBe(true);
+    expect(found(`exp 12/29 ${"x".repeat(30)} 4111111111111111`)[0].full).toBe(false);
   });
 
   it("nothing around it: not full", () => {

@@ -1,13 +1,18 @@
-// card: a payment card number (PAN). 13 to 19 digits, written together or in groups separated by
-// one space or one dash; Luhn-valid; the prefix of a card scheme that issues that length. The
-// scheme check matters: Luhn alone passes one random number in ten, so order and invoice numbers
-// of the right length would pass it. `full` when a CVV/CVC or an expiry date (MM/YY) stands within
-// 40 characters after the number or 20 before it.
+// card: a payment card number (PAN). 13 to 19 digits, Luhn-valid, with the prefix of a card scheme
+// that issues that length. The scheme check matters: Luhn alone passes one random number in ten, so
+// order and invoice numbers of the right length would pass it. How the digits are grouped or
+// separated is the sender's free choice (4111 1111 1111 11 11, 626239-2402764723791, dots, slashes,
+// dashes of any kind, one to three separator characters), so it never decides: a run of digit groups
+// is read as one number, and when it holds more digits than a card, as valid card numbers made of
+// whole groups with at most a few other digits around them (a date, a "00" put in front); a longer
+// structured number (a 22-digit tracking number in groups of four) is none. `full` when a CVV/CVC or
+// an expiry date (MM/YY) stands within 40 characters after the number, or an expiry or CVV before it.
 import { lineBefore, match, type Match } from "./detector.ts";
 
-// A run of digit groups joined by single spaces or dashes, not part of a longer number, a phone
-// number (+...), a decimal or a path.
-const run = /(?<![\p{L}\d+/\\_]|\d\.|\d[ -])\d+(?:[ -]\d+)*(?![\p{L}\d_]|\.\d)/gu;
+// A run of digit groups joined by one to three separator characters (spaces, tabs, dashes of any
+// kind, dots, slashes, underscores, commas), not glued to letters, nor a phone number (+...).
+const separator = "[ \\t._/,\\p{Pd}]{1,3}";
+const run = new RegExp(`(?<![\\p{L}\\d+_\\\\]|[\\d+]${separator})\\d+(?:${separator}\\d+)*(?![\\p{L}\\d_])`, "gu");
 
 export function luhn(digits: string): boolean {
   let sum = 0;
@@ -75,16 +80,6 @@ export function schemeAccepts(d: string): boolean {
   return false;
 }
 
-/** Groups as cards are printed: one separator kind throughout, groups of 4 (Amex and Diners 4-6-5/4-6-4). */
-function plausibleGrouping(raw: string): boolean {
-  const seps = raw.match(/[ -]/g);
-  if (!seps) return true;
-  if (new Set(seps).size > 1) return false;
-  const groups = raw.split(/[ -]/).map((g) => g.length);
-  if (groups.length === 3 && groups[0] === 4 && groups[1] === 6 && (groups[2] === 5 || groups[2] === 4)) return true;
-  return groups.slice(0, -1).every((g) => g === 4) && groups[groups.length - 1] >= 1 && groups[groups.length - 1] <= 4;
-}
-
 export function maskCard(d: string): string {
   const middle = d.length - 8;
   const stars = "*".repeat(middle).replace(/(.{4})(?=.)/g, "$1 ");
@@ -92,36 +87,72 @@ export function maskCard(d: string): string {
 }
 
 const expiry = /(?<!\d)(0[1-9]|1[0-2]) ?[/-] ?(\d{2}|20\d{2})(?!\d)/;
+// An expiry written before the number: MM/YY or MM/YYYY, not part of a longer date (12/01/2026).
+const expiryBefore = /(?<![\d/.-])(0[1-9]|1[0-2]) ?[/-] ?(\d{2}|20\d{2})(?![\d/.])[^\d\n]{0,24}$/;
 // Word edges by Unicode letters, not \b: \b only knows ASCII, so "код безопасности" never matched.
-const cvv = /(?<![\p{L}\d_])(?:cvv2?|cvc2?|cid|csc|cav2|security code|код безопасности|təhlükəsizlik kodu)(?![\p{L}\d_])[^\p{L}\d_]{0,3}\d{3,4}(?!\d)/iu;
+const cvv = /(?<![\p{L}\d_])(?:cvv2?|cvc2?|cid|csc|cav2|security code|card verification code|код безопасности|cvv-код|təhlükəsizlik kodu|güvenlik kodu|prüfnummer|kartenprüfnummer|sicherheitscode|cryptogramme(?: visuel)?|code de sécurité|código de seguridad|código de verificación)(?![\p{L}\d_])[^\p{L}\d_]{0,3}\d{3,4}(?!\d)/iu;
 
 function isFull(text: string, start: number, end: number): boolean {
   const after = text.slice(end, end + 40);
   const before = text.slice(Math.max(0, start - 20), start);
-  return expiry.test(after) || cvv.test(after) || cvv.test(text.slice(Math.max(0, start - 40), end + 40)) || /(?:exp\w*|valid\w*)\W{0,3}(0[1-9]|1[0-2]) ?\/ ?\d{2}\W*$/i.test(before);
+  return expiry.test(after) || cvv.test(after) || cvv.test(text.slice(Math.max(0, start - 40), end + 40)) || expiryBefore.test(lineBefore(text, start, 40)) || /(?:exp\w*|valid\w*)\W{0,3}(0[1-9]|1[0-2]) ?\/ ?\d{2}\W*$/i.test(before);
 }
 
 // UnionPay does not require the Luhn digit on every card it issues (62, 16 to 19 digits): such a
 // number counts when a card label stands before it on its line, as for the labelled types (Chinese
 // has no spaces between words: 银联卡, 卡号 count wherever they stand).
-const cardLabel = /(?<![\p{L}])(?:card|cards|kart|kartı|kartın|карта|карты|карту|карточк\p{L}*|unionpay|union pay|pan)(?![\p{L}])|银联|卡号|卡/iu;
+const cardLabel = /(?<![\p{L}])(?:card|cards|kart|kartı|kartın|kredi kartı|карта|карты|карту|карточк\p{L}*|karte|kreditkarte|kartennummer|carte|tarjeta|unionpay|union pay|pan)(?![\p{L}])|银联|卡号|卡/iu;
+
+/** Digits at most a run may hold around its card numbers (a date, a "00" put in front) before it is a longer number of its own. */
+const LOOSE_DIGITS = 6;
+
+interface Group {
+  digits: string;
+  start: number;
+  end: number;
+}
+
+function accepted(digits: string, text: string, start: number): boolean {
+  if (digits.length < 13 || digits.length > 19 || !schemeAccepts(digits) || /^(\d)\1+$/.test(digits)) return false;
+  return luhn(digits) || (digits.startsWith("62") && cardLabel.test(lineBefore(text, start, 40)));
+}
+
+/** The card numbers of one run of digit groups: the whole run, else whole-group windows, longest first, with few digits left over. */
+function cardsOfRun(text: string, groups: Group[]): Group[] {
+  const all = groups.map((g) => g.digits).join("");
+  if (all.length <= 19 && accepted(all, text, groups[0].start)) return [{ digits: all, start: groups[0].start, end: groups.at(-1)!.end }];
+  if (groups.length === 1) return [];
+  const found: Group[] = [];
+  let loose = 0;
+  for (let i = 0; i < groups.length; ) {
+    let taken = 0;
+    let digits = "";
+    for (let j = i; j < groups.length && digits.length + groups[j].digits.length <= 19; j++) {
+      digits += groups[j].digits;
+      if (accepted(digits, text, groups[i].start)) taken = j - i + 1;
+    }
+    if (!taken) {
+      loose += groups[i].digits.length;
+      if (loose > LOOSE_DIGITS) return [];
+      i++;
+      continue;
+    }
+    found.push({ digits: groups.slice(i, i + taken).map((g) => g.digits).join(""), start: groups[i].start, end: groups[i + taken - 1].end });
+    loose = 0;
+    i += taken;
+  }
+  return found;
+}
 
 export function detectCards(text: string): Match[] {
   const out: Match[] = [];
   for (const m of text.matchAll(run)) {
-    let raw = m[0];
+    const raw = m[0];
     // Fewer than 13 characters cannot hold 13 digits: most numbers in a text end here.
     if (raw.length < 13) continue;
-    // A date right after the number ("4111 ... 1111 12/27") is not part of it.
-    if (/^[/.]\d/.test(text.slice(m.index + raw.length, m.index + raw.length + 2))) raw = raw.replace(/[ -]\d+$/, "");
-    const digits = raw.replace(/[ -]/g, "");
-    if (digits.length < 13 || digits.length > 19) continue;
-    if (!plausibleGrouping(raw) || !schemeAccepts(digits)) continue;
-    if (!luhn(digits) && !(digits.startsWith("62") && cardLabel.test(lineBefore(text, m.index, 40)))) continue;
-    if (/^(\d)\1+$/.test(digits)) continue;
-    const start = m.index;
-    const end = start + raw.length;
-    out.push(match("card", digits, maskCard(digits), start, end, isFull(text, start, end)));
+    const groups: Group[] = [];
+    for (const g of raw.matchAll(/\d+/g)) groups.push({ digits: g[0], start: m.index + g.index, end: m.index + g.index + g[0].length });
+    for (const c of cardsOfRun(text, groups)) out.push(match("card", c.digits, maskCard(c.digits), c.start, c.end, isFull(text, c.start, c.end)));
   }
   return out;
 }

@@ -50,9 +50,25 @@ export function labelled(text: string, index: number, max: number, label: RegExp
   const context = labelBefore(text, index, max);
   let last: RegExpExecArray | undefined;
   for (const m of context.matchAll(globalOf(label))) last = m;
-  if (!last) return false;
-  const gap = context.slice(last.index + last[0].length);
-  return !/\d/.test(gap.replace(globalOf(shape), ""));
+  if (last) return !/\d/.test(context.slice(last.index + last[0].length).replace(globalOf(shape), ""));
+  // A "key: value" line whose key starts with the label (a table's cell: its row label, then its
+  // column header, then the value; a form's long field name): the label counts however long the
+  // key is, so a header between the row label and the value does not push the label out of reach.
+  // Only at the key's start: "Reference of the passport office ...: 123456789" is prose.
+  const line = lineBefore(text, index, KEY_MAX);
+  if (line.length >= KEY_MAX || !/^[^:\n]+:\s*$/.test(line)) return false;
+  const start = anchoredOf(label).exec(line);
+  return start !== null && !/\d/.test(line.slice(start[0].length).replace(globalOf(shape), ""));
+}
+
+/** The longest key of a "key: value" line read as the value's label. */
+const KEY_MAX = 160;
+
+const anchored = new WeakMap<RegExp, RegExp>();
+function anchoredOf(re: RegExp): RegExp {
+  let a = anchored.get(re);
+  if (!a) anchored.set(re, (a = new RegExp(`^[\\s"'«(\\[|*-]*(?:${re.source})`, re.flags.replace(/[gy]/g, ""))));
+  return a;
 }
 
 // Labelled detectors ask for every candidate: the global copies are made once per pattern.

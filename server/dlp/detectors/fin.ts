@@ -6,7 +6,7 @@
 import { labelled, match, mentions, type Match } from "./detector.ts";
 
 const candidate = /(?<![\p{L}\d_-])(?=[A-NP-Z0-9]*\d)[A-NP-Z0-9]{7}(?![\p{L}\d_-])/gu;
-const label = /(?:(?<![\p{L}])(?:F[İI]N|f[iı]n|P[İI]N|ФИН|ПИН)(?![\p{L}])|personal\s+(?:no|number|identification)|fərdi\s+identifikasiya|şəxsi\s+identifikasiya)/iu;
+const label = /(?:(?<![\p{L}])(?:F[İI]N|f[iı]n|P[İI]N|ФИН|ПИН)(?![\p{L}])|personal\s+(?:no|number|identification)|fərdi\s+identifikasiya|şəxsi\s+identifikasiya|персональный\s+(?:идентификационный\s+)?номер|kişisel\s+kimlik|persönliche\s+identifikationsnummer|numéro\s+(?:personnel|d'identification\s+personnel)|número\s+(?:personal|de\s+identificación\s+personal))/iu;
 
 export const maskMiddle = (v: string, keep = 1) => `${v.slice(0, keep)}${"*".repeat(Math.max(0, v.length - 2 * keep))}${v.slice(-keep)}`;
 

@@ -35,9 +35,16 @@ describe("detectIbans", () => {
     expect(found("DE12 GB82 WEST 1234 5698 7654 32")).toEqual([iban("GB82WEST12345698765432", "GB82 WEST 1234 5698 7654 32")]);
   });
 
-  it("refuses a wrong checksum, an unknown country, a missing character, two spaces inside", () => {
-    for (const text of ["DE88370400440532013000", "XX89370400440532013000", "DE8937040044053201300", "DE89 3704  0044 0532 0130 00", "DE89 3704 0044 0532 0130 0", "DE8 9370 4004 4053 2013 000"]) {
+  it("refuses a wrong checksum, an unknown country, a missing character, three separators in a row", () => {
+    for (const text of ["DE88370400440532013000", "XX89370400440532013000", "DE8937040044053201300", "DE89 3704   0044 0532 0130 00", "DE89 3704 0044 0532 0130 0", "DE8 9370 4004 4053 2013 000"]) {
       expect([text, found(text)]).toEqual([text, []]);
+    }
+  });
+
+  // Issue 40: the separators are the sender's choice.
+  it("reads groups separated by one or two spaces, dashes, dots or slashes", () => {
+    for (const text of ["DE89 3704  0044 0532 0130 00", "DE89-3704-0044-0532-0130-00", "DE89.3704.0044.0532.0130.00", "DE89/3704/0044/0532/0130/00", "DE 89 3704 0044 0532 0130 00", "DE89\u20133704\u20130044\u20130532\u20130130\u201300"]) {
+      expect([text, found(text).map((m) => m.value)]).toEqual([text, ["DE89370400440532013000"]]);
     }
   });
 

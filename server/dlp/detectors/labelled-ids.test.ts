@@ -62,10 +62,17 @@ describe("VÖEN", () => {
     expect(voen("VÖEN\n1401555071")).toHaveLength(1);
   });
 
-  it("refuses other last digits, other groupings, other lengths, and numbers glued to more", () => {
-    for (const text of ["VÖEN: 1401555073", "VÖEN: 1401555070", "VÖEN: 140 1555071", "VÖEN: 1401 555071", "VÖEN: 140155507", "VÖEN: 14015550711", "VÖEN: +1401555071", "VÖEN: 1401555071-5",
-      "VÖEN: 1401555071 5", "VÖEN: 5 1401555071", "VÖEN: 1400057421 1401555071", "VÖEN: 1401555 071", "VÖEN: x1401555071", "VÖEN: 1401555071x", "VÖEN: 1401555071.5", "VÖEN: 140  155 5071"]) {
+  it("refuses other last digits, other lengths, two separators in a row, and numbers glued to more", () => {
+    for (const text of ["VÖEN: 1401555073", "VÖEN: 1401555070", "VÖEN: 140155507", "VÖEN: 14015550711", "VÖEN: +1401555071", "VÖEN: 1401555071-5",
+      "VÖEN: 1401555071 5", "VÖEN: 5 1401555071", "VÖEN: 1400057421 1401555071", "VÖEN: x1401555071", "VÖEN: 1401555071x", "VÖEN: 1401555071.5", "VÖEN: 140  155 5071"]) {
       expect([text, voen(text)]).toEqual([text, []]);
+    }
+  });
+
+  // Issue 40: the grouping is the sender's choice (3-3-4 was the only one read before).
+  it("reads any grouping with single spaces, dots or dashes", () => {
+    for (const text of ["VÖEN: 140 1555071", "VÖEN: 1401 555071", "VÖEN: 1401555 071", "VÖEN: 14-01-55-50-71", "VÖEN: 140.155.5071", "VÖEN: 1 4 0 1 5 5 5 0 7 1"]) {
+      expect([text, voen(text).map((m) => m.value)]).toEqual([text, ["1401555071"]]);
     }
   });
 

@@ -8,7 +8,9 @@ import { labelled, match, mentions, type Match } from "./detector.ts";
 import { maskMiddle } from "./fin.ts";
 
 const candidate = /(?<![\p{L}\d_+-]|[+\d][ -])(\d{2} ?\d{2} (?:номер|№|N|nömrə) ?\d{6}|\d{2} ?\d{2} ?\d{6}|\d{2} \d{7}|[A-Z0-9]{6,10})(?![\p{L}\d_]|[ -]\d)/gu;
-const label = /(?:pass?port|pasport|паспорт|travel\s+document|passeport|reisepass)/iu;
+// Seven languages (docs/decisions.md DLP13): passport, pasport (az), паспорт, pasaport (tr), Reisepass,
+// Pass-Nr./Passnummer (de), passeport (fr), pasaporte (es).
+const label = /(?:pass?port|pasport|паспорт|pasaport|travel\s+document|passeport|reisepass|(?<!\p{L})pass(?:nummer|-?nr\.?|-?no\.?)(?!\p{L}))/iu;
 const mrz = /(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)([A-Z<]{3})(\d{6})(\d)([MFX<])(\d{6})(\d)([A-Z0-9<]{14})([\d<])(\d)(?![A-Z0-9<])/g;
 
 export function mrzCheck(field: string): number {

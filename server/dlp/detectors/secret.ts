@@ -83,10 +83,29 @@ const rules: Rule[] = [
   },
   {
     kind: "password",
-    re: /(?<![\p{L}_])(?:password|passwd|passphrase|pwd|parol|parolu|şifrə|şifrəsi|sifre|пароль)(?![\p{L}_])["']?(?:[ \t]*(?:[:=]|is|:[ \t]*is|равен|-)[ \t]*|[ \t]+)["']?([^\s"'<>]{1,128})/giu,
+    // Seven languages (docs/decisions.md DLP13).
+    re: /(?<![\p{L}_])(?:password|passwd|passphrase|pwd|parol|parolu|parola|parolası|şifrə|şifrəsi|şifre|şifresi|sifre|пароль|passwort|kennwort|mot\s+de\s+passe|mdp|contraseña|clave(?:\s+de\s+acceso)?)(?![\p{L}_])["']?(?:[ \t]*(?:[:=]|(?:ist|est|es|is|равен)(?:[ \t]*:)?|:[ \t]*is|-)[ \t]*|[ \t]+)["']?([^\s"'<>]{1,128})/giu,
     group: 1,
-    check: (v, m) => /[:=]|\bis\b|равен|-/i.test(m[0].slice(0, m[0].length - m[1].length)) && looksLikePassword(v),
+    check: (v, m) => /[:=]|\b(?:is|ist|est|es)\b|равен|-/i.test(m[0].slice(0, m[0].length - m[1].length)) && looksLikePassword(v),
     mask: hidden("password"),
+  },
+  {
+    // A configuration variable named for a password: ROOT_PASSWORD=..., DB_PASS=...,
+    // MYSQL_ROOT_PASSWORD: ... (.env files, docker-compose, CI settings). Matched from its "_", so
+    // only text with "_pass" pays for it.
+    kind: "password",
+    re: /(?<=[A-Za-z0-9])_(?:password|passwd|passphrase|pass|pwd)(?![\p{L}\d_])["']?[ \t]*[:=][ \t]*["']?([^\s"'<>]{1,128})/giu,
+    group: 1,
+    check: (v) => looksLikePassword(v),
+    mask: hidden("password"),
+  },
+  {
+    // *_SECRET=... (APP_SECRET, JWT_SECRET): a key by its variable's name.
+    kind: "api-key",
+    re: /(?<=[A-Za-z0-9])_secret(?![A-Za-z0-9_])["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9_\-./+][A-Za-z0-9_\-./+=]{15,199})/gi,
+    group: 1,
+    check: (v) => /[A-Za-z]/.test(v) && /\d/.test(v) && !placeholder.test(v),
+    mask: keep4("api-key"),
   },
   {
     kind: "api-key",

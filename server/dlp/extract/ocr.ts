@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import { createWorker, type Worker } from "tesseract.js";
 import { Uninspectable } from "./limits.ts";
+import { prepareForOcr } from "./ocr-prepare.ts";
 
 const require = createRequire(import.meta.url);
 const eng = require("@tesseract.js-data/eng") as { langPath: string; gzip: boolean };
@@ -41,8 +42,17 @@ export async function ocrText(buf: Buffer, timeoutMs: number, maxPixels: number,
     timer = setTimeout(() => reject(new Uninspectable(late)), timeoutMs);
   });
   try {
-    const result = await Promise.race([w.recognize(buf), timeout]);
-    return result.data.text;
+    const read = async () => {
+      const first = (await w.recognize(buf)).data.text;
+      // Small print and low contrast: read once more, prepared (ocr-prepare.ts); lines the first
+      // reading did not have are added (a value read both times is not counted twice).
+      const prepared = prepareForOcr(buf, buf[0] === 0x89 ? "png" : "jpeg", maxPixels);
+      if (!prepared) return first;
+      const seen = new Set(first.split("\n").map((l) => l.trim()));
+      const more = (await w.recognize(prepared)).data.text.split("\n").filter((l) => l.trim() && !seen.has(l.trim()));
+      return more.length ? `${first}\n${more.join("\n")}` : first;
+    };
+    return await Promise.race([read(), timeout]);
   } catch (error) {
     if (error instanceof Uninspectable) {
       recognizer = undefined;

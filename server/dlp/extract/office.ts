@@ -3,6 +3,7 @@
 // a legacy or broken file is reported as not inspected rather than passed.
 import { parseOffice } from "officeparser";
 import { type Budget, Uninspectable } from "./limits.ts";
+import { type LayoutNode, pageText } from "./pdf-layout.ts";
 import { tableText } from "./table.ts";
 
 export interface OfficeText {
@@ -40,6 +41,35 @@ function sheetsOf(content: unknown): string[][][] {
   return sheets;
 }
 
+function hasTable(nodes: Node[] | undefined): boolean {
+  for (const n of nodes ?? []) if (n.type === "table" || hasTable(n.children) || hasTable((n as { notes?: Node[] }).notes)) return true;
+  return false;
+}
+
+/** The text of a node and everything under it, paragraphs on lines of their own. */
+function nodeText(node: Node): string {
+  if (!node.children?.length) return node.text ?? "";
+  const inline = node.children.every((c) => c.type === "text" || c.type === "break");
+  return node.children.map(nodeText).join(inline ? "" : "\n");
+}
+
+/**
+ * A table of a Word, PowerPoint, ODF or RTF document (officeparser's table, row and cell nodes) as
+ * rows of cells, each at its column (a merged cell keeps the column it starts at), read like a
+ * sheet: each cell with its column's header and its row's label (table.ts). officeparser's own
+ * text wrote the rows as lines, and the header above rows 2 and on was out of reach.
+ */
+export function documentTable(table: Node): string {
+  const rows: string[][] = [];
+  for (const row of table.children ?? []) {
+    if (row.type !== "row") continue;
+    const cells: string[] = [];
+    for (const [c, cell] of (row.children ?? []).entries()) cells[Math.min(cell.metadata?.col ?? c, 16_383)] = nodeText(cell).trim();
+    rows.push(Array.from(cells, (c) => c ?? ""));
+  }
+  return `\n${tableText(rows)}\n`;
+}
+
 const imageFailures = /^(?:ATTACHMENT_EXTRACTION_FAILED|IMAGE_EXTRACTION_FAILED|IMAGE_PROCESSING_FAILED)$/;
 
 /** `images`: also take out the document's pictures (for OCR); officeparser counts their bytes against the same allowance. */
@@ -49,7 +79,8 @@ export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "
   try {
     const ast = await parseOffice(buf, {
       abortSignal: signal,
-      ignorePageGeometry: true,
+      // A PDF's text positions are kept: its pages are read as laid out (pdf-layout.ts).
+      ignorePageGeometry: kind !== "pdf",
       extractAttachments: images,
       decompressionLimits: { maxUncompressedBytes: Math.max(1, budget.bytesLeft()), maxZipEntries: maxEntries },
       pdfParserConfig: { pageRange: `1-${maxPdfPages}`, extractTextColor: false, maxTimeMs: Math.min(30_000, budget.msLeft()) },
@@ -57,7 +88,11 @@ export async function officeText(buf: Buffer, budget: Budget, kind: "office" | "
     // Headers, footers, notes and comments are kept apart from the body (a marking usually sits in the header).
     // A spreadsheet is read as tables (each cell with its column's header and its row's label).
     const sheets = sheetsOf(ast.content);
-    const body = sheets.length ? sheets.map(tableText).join("\n\n") : ((await ast.to("text")).value as string);
+    // Tables of the other formats are read the same way, where the text generator meets them.
+    // Only when there is something to render differently: the hook is awaited on every node.
+    const hook = kind === "pdf" || hasTable(ast.content as Node[]);
+    const onNode = (node: Node) => (node.type === "page" && kind === "pdf" ? pageText(node as LayoutNode) : node.type === "table" ? documentTable(node) : undefined);
+    const body = sheets.length ? sheets.map(tableText).join("\n\n") : ((await ast.to("text", hook ? ({ onNode } as never) : undefined)).value as string);
     const text = [body, ...auxiliaryTexts(ast.auxiliary)].join("\n");
     const pages = (ast.metadata as { pages?: number }).pages;
     const unread = kind === "pdf" && pages && pages > maxPdfPages ? `not inspected: pages ${maxPdfPages + 1} to ${pages} (limit ${maxPdfPages} pages)` : undefined;

@@ -1,5 +1,8 @@
 // What an attachment is, from its bytes first (a renamed file is still what it is), then its name.
-export type FileKind = "zip" | "tar" | "gzip" | "pdf" | "png" | "jpeg" | "cfb" | "message" | "sealed" | "archive" | "html" | "csv" | "json" | "text" | "binary";
+import { isRtf } from "./rtf.ts";
+import { isUtf16 } from "./text-encoding.ts";
+
+export type FileKind = "zip" | "tar" | "gzip" | "pdf" | "png" | "jpeg" | "cfb" | "message" | "sealed" | "archive" | "html" | "csv" | "json" | "rtf" | "text" | "binary";
 
 const ext = (name: string) => name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? "";
 
@@ -48,6 +51,14 @@ export function sniff(buf: Buffer, filename: string, contentType = ""): FileKind
   // Encrypted mail and files: S/MIME (pkcs7-mime), OpenPGP (binary or armored).
   if (/pkcs7-mime|pgp-encrypted/i.test(contentType) || ["p7m", "p7e", "gpg", "pgp"].includes(e)) return "sealed";
   if (/^message\/(?:rfc822|global)/i.test(contentType) || e === "eml") return "message";
+  // RTF is 7-bit text, and a .doc saved by many mail clients and older Word is RTF inside: read as
+  // the text it renders (extract/rtf.ts), whatever its name.
+  if (isRtf(buf)) return "rtf";
+  // Text saved as UTF-16 (Windows' "Unicode"): its NULs are not binary (extract/text-encoding.ts).
+  if (isUtf16(buf)) {
+    const text = new TextDecoder(buf[0] === 0xfe ? "utf-16be" : "utf-16le").decode(buf.subarray(0, 1024));
+    return ["csv", "tsv"].includes(e) ? "csv" : ["html", "htm"].includes(e) || /^\W*(?:<!doctype html|<html)/i.test(text) ? "html" : e === "json" ? "json" : "text";
+  }
   if (!isText(buf)) return "binary";
   const textExt = ["txt", "csv", "tsv", "json", "html", "htm", "md", "log", "xml"].includes(e);
   if (!textExt && looksLikeMessage(buf)) return "message";

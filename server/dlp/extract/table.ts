@@ -5,14 +5,15 @@
 // (it is text of the file too). Digits are left out of the labels put before a value: a label
 // like "Q3 2026" or "Account 2" is not a value between the label and its value (DLP8).
 
-/** The header: the first row with two or more cells (one in a one-column table), all holding a letter. Rows above it (titles) stay as text. */
+/** The header: the first row with two or more cells (one in a one-column table), all names (a letter, or signs only: №, #). Rows above it (titles) stay as text. */
 function headerIndex(rows: string[][]): number {
   const width = Math.max(...rows.map((r) => r.filter(Boolean).length));
   for (let i = 0; i < Math.min(rows.length, 10); i++) {
     const cells = rows[i].filter(Boolean);
     if (cells.length === 0) continue;
     if (cells.length < Math.min(2, width)) continue;
-    if (cells.every((c) => /\p{L}/u.test(c) && !looksLikeValue(c))) return i;
+    // A column of row numbers is headed "№", "#" or "No.": a header cell of signs only is a name too.
+    if (cells.some((c) => /\p{L}/u.test(c)) && cells.every((c) => (/\p{L}/u.test(c) && !looksLikeValue(c)) || /^[#№%*.\s]+$/u.test(c))) return i;
     return -1;
   }
   return -1;

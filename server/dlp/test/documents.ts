@@ -178,3 +178,111 @@ export function encryptedOoxml(): Buffer {
   dir.writeUInt32LE(2, 128 + 72); // right sibling
   return Buffer.concat([header, fat, dir]);
 }
+
+/** Text as RTF writes it: ASCII as is, every other character as \uN? (signed 16-bit, a "?" fallback), braces and backslashes escaped. */
+export function rtfEscape(s: string): string {
+  let out = "";
+  // UTF-16 units, as RTF's \uN counts them (a character past U+FFFF is its two surrogates).
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    const unit = s.charCodeAt(i);
+    if (c === "\\" || c === "{" || c === "}") out += `\\${c}`;
+    else if (unit < 0x80) out += c;
+    else out += `\\u${unit > 0x7fff ? unit - 0x10000 : unit}?`;
+  }
+  return out;
+}
+
+/**
+ * An RTF document as Word and WordPad write one: a font and colour table, one paragraph per line
+ * (`\par`), and `tables` as `\trowd ... \cell ... \row` rows after the lines. Lines are escaped
+ * with rtfEscape unless `raw` (already RTF).
+ */
+export function rtf(lines: string[], options: { tables?: string[][][]; raw?: boolean; codepage?: number } = {}): Buffer {
+  const text = (s: string) => (options.raw ? s : rtfEscape(s));
+  const head = `{\\rtf1\\ansi\\ansicpg${options.codepage ?? 1252}\\deff0\\nouicompat{\\fonttbl{\\f0\\fnil\\fcharset0 Calibri;}{\\f1\\fnil\\fcharset204 Arial;}}\r\n{\\colortbl ;\\red255\\green0\\blue0;}\r\n{\\*\\generator Riched20 10.0.19041}\\viewkind4\\uc1 \r\n`;
+  const body = lines.map((l) => `\\pard\\sa200\\sl276\\slmult1\\f0\\fs22\\lang9 ${text(l)}\\par\r\n`).join("");
+  const tables = (options.tables ?? [])
+    .map((rows) =>
+      rows
+        .map((row) => {
+          const cells = row.map((_, i) => `\\clbrdrt\\brdrs\\cellx${(i + 1) * 2000}`).join("");
+          return `\\trowd\\trgaph108\\trleft-108${cells}\r\n${row.map((c) => `\\pard\\intbl ${text(c)}\\cell`).join("")}\\row\r\n`;
+        })
+        .join("") + "\\pard\\par\r\n",
+    )
+    .join("");
+  return Buffer.from(`${head}${body}${tables}}`, "latin1");
+}
+
+/** A Word document with `tables` between `lines` and `after` (a header row first, as Word writes it). */
+export async function docxTables(lines: string[], tables: string[][][], after: string[] = []): Promise<Buffer> {
+  const { Table, TableRow, TableCell } = await import("docx");
+  const built = tables.map((rows) => new Table({ rows: rows.map((r) => new TableRow({ children: r.map((c) => new TableCell({ children: c.split("\n").map((p) => new Paragraph(p)) })) })) }));
+  const children = [...lines.map((l) => new Paragraph(l)), ...built.flatMap((t) => [t, new Paragraph("")]), ...after.map((l) => new Paragraph(l))];
+  return Packer.toBuffer(new Document({ sections: [{ children }] }));
+}
+
+const tableXml = (rows: string[][]) =>
+  `<a:tbl><a:tblGrid>${rows[0].map(() => `<a:gridCol w="2000000"/>`).join("")}</a:tblGrid>${rows.map((r) => `<a:tr h="370840">${r.map((c) => `<a:tc><a:txBody><a:bodyPr/><a:p><a:r><a:t>${esc(c)}</a:t></a:r></a:p></a:txBody></a:tc>`).join("")}</a:tr>`).join("")}</a:tbl>`;
+const frame = (id: number, rows: string[][]) =>
+  `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="${id}" name="Table ${id}"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="${id * 100000}"/><a:ext cx="6000000" cy="1000000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table">${tableXml(rows)}</a:graphicData></a:graphic></p:graphicFrame>`;
+
+/** A presentation of one slide: a title, `table` in a table frame on the slide, and the speaker notes (`notes` lines, `notesTable` as a table in them). */
+export async function pptxTable(title: string, table: string[][] | undefined, notes: string[] = [], notesTable?: string[][]): Promise<Buffer> {
+  const zip = new JSZip();
+  const p = "http://schemas.openxmlformats.org/presentationml/2006/main";
+  const a = "http://schemas.openxmlformats.org/drawingml/2006/main";
+  const r = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  zip.file("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/><Override PartName="/ppt/slides/slide1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/><Override PartName="/ppt/notesSlides/notesSlide1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.notesSlide+xml"/></Types>`);
+  zip.file("_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/officeDocument" Target="ppt/presentation.xml"/></Relationships>`);
+  zip.file("ppt/presentation.xml", `<?xml version="1.0" encoding="UTF-8"?><p:presentation xmlns:p="${p}" xmlns:a="${a}" xmlns:r="${r}"><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst><p:sldSz cx="9144000" cy="6858000"/></p:presentation>`);
+  zip.file("ppt/_rels/presentation.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="${rel}/slide" Target="slides/slide1.xml"/></Relationships>`);
+  const text = (id: number, l: string) => `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="T${id}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>${esc(l)}</a:t></a:r></a:p></p:txBody></p:sp>`;
+  const tree = (inner: string) => `<p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${inner}</p:spTree></p:cSld>`;
+  zip.file("ppt/slides/slide1.xml", `<?xml version="1.0" encoding="UTF-8"?><p:sld xmlns:p="${p}" xmlns:a="${a}" xmlns:r="${r}">${tree(text(2, title) + (table ? frame(3, table) : ""))}</p:sld>`);
+  zip.file("ppt/slides/_rels/slide1.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/notesSlide" Target="../notesSlides/notesSlide1.xml"/></Relationships>`);
+  zip.file("ppt/notesSlides/notesSlide1.xml", `<?xml version="1.0" encoding="UTF-8"?><p:notes xmlns:p="${p}" xmlns:a="${a}" xmlns:r="${r}">${tree(notes.map((l, i) => text(10 + i, l)).join("") + (notesTable ? frame(30, notesTable) : ""))}</p:notes>`);
+  zip.file("ppt/notesSlides/_rels/notesSlide1.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/slide" Target="../slides/slide1.xml"/></Relationships>`);
+  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
+}
+
+/** An OpenDocument text (.odt) with `lines` and `tables` after them, as LibreOffice writes them (header rows in table:table-header-rows). */
+export async function odt(lines: string[], tables: string[][][] = []): Promise<Buffer> {
+  const zip = new JSZip();
+  zip.file("mimetype", "application/vnd.oasis.opendocument.text", { compression: "STORE" });
+  zip.file("META-INF/manifest.xml", `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`);
+  const row = (r: string[]) => `<table:table-row>${r.map((c) => `<table:table-cell office:value-type="string"><text:p>${esc(c)}</text:p></table:table-cell>`).join("")}</table:table-row>`;
+  const tbl = (rows: string[][], i: number) => `<table:table table:name="Table${i + 1}"><table:table-column table:number-columns-repeated="${rows[0].length}"/><table:table-header-rows>${row(rows[0])}</table:table-header-rows>${rows.slice(1).map(row).join("")}</table:table>`;
+  zip.file("content.xml", `<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" office:version="1.3"><office:body><office:text>${lines.map((l) => `<text:p>${esc(l)}</text:p>`).join("")}${tables.map(tbl).join("")}</office:text></office:body></office:document-content>`);
+  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE", mimeType: "application/vnd.oasis.opendocument.text" });
+}
+
+/** A PDF whose text is drawn at given positions, in the order given (the content stream's order, which need not be the reading order). */
+export async function pdfAt(pages: { text: string; x: number; y: number; size?: number }[][]): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const items of pages) {
+    const page = doc.addPage([612, 792]);
+    for (const it of items) page.drawText(winAnsi(it.text), { x: it.x, y: it.y, size: it.size ?? 10, font });
+  }
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
+
+/** A Luhn-valid number of `length` digits starting with `prefix` (the rest from `seed`), for tables of many cards. */
+export function luhnNumber(prefix: string, length: number, seed: number): string {
+  let body = prefix;
+  for (let i = 0; body.length < length - 1; i++) body += String((seed * 7 + i * 3 + (seed >> 2)) % 10);
+  for (let d = 0; d < 10; d++) {
+    const n = body + d;
+    let sum = 0;
+    for (let i = 0; i < n.length; i++) {
+      let v = Number(n[n.length - 1 - i]);
+      if (i % 2 === 1) v = v * 2 > 9 ? v * 2 - 9 : v * 2;
+      sum += v;
+    }
+    if (sum % 10 === 0) return n;
+  }
+  throw new Error("unreachable");
+}

@@ -45,4 +45,22 @@ export const evasions: [string, () => OutgoingContent | Promise<OutgoingContent>
   ["a hidden input's value", () => ({ subject: "Hi", html: `<form><input type="hidden" name="pan" value="${CARD}"></form>`, attachments: [] }), "html"],
   ["an image's alt and a link's title", () => ({ subject: "Hi", html: `<a href="#" title="card ${spaced(" ")}">x</a>`, attachments: [] }), "html"],
   ["text hidden with CSS", () => ({ subject: "Hi", html: `<p>Hi</p><div style="display:none;font-size:0">${CARD}</div>`, attachments: [] }), "html"],
+  // Issue 40: the neighbours of each kind. Grouping and separators are the sender's choice.
+  ["digits regrouped (4-4-4-2-2)", () => text("card 4111 1111 1111 11 11"), "text"],
+  ["digits regrouped with zero-width spaces between", () => text(`card 4111\u200b 1111 11\u200b11 1111 1\u200b111`), "text"],
+  ["one digit a group", () => text(`card ${between(" ")}`), "text"],
+  ["dots, slashes, underscores, en dashes as separators", () => text(`a ${spaced(".")} b ${spaced("/")} c ${spaced("_")} d ${spaced("\u2013")}`), "text"],
+  ["two spaces or a tab between groups", () => text(`card ${spaced("  ")} or ${spaced("\t")}`), "text"],
+  ["digits put in front of the number", () => text(`card 00 ${spaced(" ")}`), "text"],
+  // Encodings: the escapes of RTF, UTF-16 text.
+  ["RTF no-break spaces between groups", () => ({ subject: "Doc", attachments: [{ filename: "card.rtf", content: doc.rtf([`card ${spaced("\\~")}`], { raw: true }) }] }), "attachment:card.rtf"],
+  ["RTF formatting groups inside the number", () => ({ subject: "Doc", attachments: [{ filename: "card.rtf", content: doc.rtf([`card {\\b 41}11{\\i 1111}1111{\\ul 1}111`], { raw: true }) }] }), "attachment:card.rtf"],
+  ["RTF digits as \\'hh and \\uN escapes", () => ({ subject: "Doc", attachments: [{ filename: "card.rtf", content: doc.rtf([`card ${[...CARD].map((d, i) => (i % 2 ? `\\'3${d}` : `\\u${48 + Number(d)}?`)).join("")}`], { raw: true }) }] }), "attachment:card.rtf"],
+  ["an RTF file named .doc", () => ({ subject: "Doc", attachments: [{ filename: "letter.doc", content: doc.rtf([`Card ${spaced(" ")}`]) }] }), "attachment:letter.doc"],
+  ["a UTF-16 text file", () => ({ subject: "Doc", attachments: [{ filename: "cards.txt", content: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`card ${CARD}`, "utf16le")]) }] }), "attachment:cards.txt"],
+  // Containers: tables of every document format, a PDF drawn out of order.
+  ["a Word table, the label only in its header", async () => ({ subject: "Doc", attachments: [{ filename: "t.docx", content: await doc.docxTables([], [[["Holder", "Card"], ["A. B.", spaced(" ")]]]) }] }), "attachment:t.docx"],
+  ["a table in a slide's speaker notes", async () => ({ subject: "Doc", attachments: [{ filename: "t.pptx", content: await doc.pptxTable("Deck", undefined, [], [["Holder", "Card"], ["A. B.", CARD]]) }] }), "attachment:t.pptx"],
+  ["an ODF text's table", async () => ({ subject: "Doc", attachments: [{ filename: "t.odt", content: await doc.odt([], [[["Holder", "Card"], ["A. B.", CARD]]]) }] }), "attachment:t.odt"],
+  ["a PDF whose groups are drawn right to left", async () => ({ subject: "Doc", attachments: [{ filename: "t.pdf", content: await doc.pdfAt([[3, 2, 1, 0].map((g) => ({ text: CARD.slice(g * 4, g * 4 + 4), x: 100 + g * 26, y: 700 }))]) }] }), "attachment:t.pdf"],
 ];
