@@ -57,10 +57,29 @@ export function createValidatorCompiler(components: object): FastifySchemaCompil
     const optional = httpPart === "body" && s["x-optional-body"] === true;
     return (data: unknown) => {
       if (optional && data === undefined) return { value: data };
-      if (validate(data)) return { value: data };
-      return { error: toValidationError(validate.errors ?? []) };
+      if (!validate(data)) return { error: toValidationError(validate.errors ?? []) };
+      const nul = nulAt(data, "");
+      return nul === undefined ? { value: data } : { error: toValidationError([nul]) };
     };
   };
+}
+
+// U+0000 in any string of a request is refused (docs/decisions.md E10): PostgreSQL's text cannot
+// hold it (the store failed with a 500), SQLite would keep it, and no field of this API means it;
+// one answer for every operation and both stores. A scan, not a pattern on every string schema:
+// strings the contract leaves free are the ones it would reach.
+function nulAt(value: unknown, path: string): ErrorObject | undefined {
+  if (typeof value === "string") {
+    return value.includes("\u0000") ? ({ instancePath: path, keyword: "nul", params: {}, schemaPath: "", message: "must not contain the NUL character (U+0000)" } as ErrorObject) : undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    const at = `${path}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    if (typeof key === "string" && key.includes("\u0000")) return { instancePath: at, keyword: "nul", params: {}, schemaPath: "", message: "must not contain the NUL character (U+0000) in its name" } as ErrorObject;
+    const found = nulAt(item, at);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function toValidationError(errors: ErrorObject[]): Error {
