@@ -4,7 +4,7 @@
 // what is already recorded.
 import { X509Certificate } from "node:crypto";
 import type { Backend } from "../db/backend.ts";
-import { sqlWrite, type SqlTx } from "../db/tx.ts";
+import type { Sql } from "../db/sql.ts";
 import type { Clock } from "../jobs/clock.ts";
 import type { Job } from "../jobs/job-queue.ts";
 import type { JobHandler, JobOutcome } from "../jobs/worker.ts";
@@ -35,7 +35,7 @@ interface RenewPayload {
 }
 
 /** Enqueues the issuance of a stored pending order (on the order's transaction). */
-export async function enqueueIssue(backend: Backend, tx: SqlTx, cert: Certificate): Promise<void> {
+export async function enqueueIssue(backend: Backend, tx: Sql, cert: Certificate): Promise<void> {
   await backend.enqueue(tx, ISSUE_JOB, { certificateId: cert.id } satisfies IssuePayload, { group: `cert:${cert.issuer}` });
 }
 
@@ -55,7 +55,7 @@ export function certificateJobHandlers(deps: CertificateJobDeps): Record<string,
     };
   }
 
-  async function scheduleRenewal(tx: SqlTx, cert: Certificate, issued: IssuedCertificate): Promise<void> {
+  async function scheduleRenewal(tx: Sql, cert: Certificate, issued: IssuedCertificate): Promise<void> {
     if (!cert.autoRenew) return;
     await backend.enqueue(tx, RENEW_JOB, { certificateId: cert.id, notAfter: issued.notAfter } satisfies RenewPayload, {
       runAt: renewalDue(issued.notBefore, issued.notAfter, clock.now()),
@@ -73,15 +73,15 @@ export function certificateJobHandlers(deps: CertificateJobDeps): Record<string,
       const issued = await issueFor(cert);
       return {
         done: true,
-        write: sqlWrite(async (tx) => {
+        write: async (tx) => {
           await certs.markActive(tx, cert.id, issued);
           await scheduleRenewal(tx, cert, issued);
-        }),
+        },
       };
     } catch (error) {
       const retryable = error instanceof IssuanceError ? error.retryable : false;
       if (retryable && job.attempts < ISSUE_ATTEMPTS) return { retryAt: clock.now() + issueBackoff(job.attempts), error: reasonOf(error) };
-      return { done: true, write: sqlWrite((tx) => certs.markFailed(tx, cert.id, reasonOf(error))) };
+      return { done: true, write: async (tx) => void (await certs.markFailed(tx, cert.id, reasonOf(error))) };
     }
   }
 
@@ -95,13 +95,13 @@ export function certificateJobHandlers(deps: CertificateJobDeps): Record<string,
       // Swapped only now, on success; the old certificate was served until this commit.
       return {
         done: true,
-        write: sqlWrite(async (tx) => {
+        write: async (tx) => {
           await certs.replace(tx, cert.id, issued);
           await scheduleRenewal(tx, cert, issued);
-        }),
+        },
       };
     } catch (error) {
-      return { retryAt: clock.now() + renewalBackoff(job.attempts), error: reasonOf(error), write: sqlWrite((tx) => certs.recordRenewalFailure(tx, cert.id, reasonOf(error))) };
+      return { retryAt: clock.now() + renewalBackoff(job.attempts), error: reasonOf(error), write: async (tx) => void (await certs.recordRenewalFailure(tx, cert.id, reasonOf(error))) };
     }
   }
 

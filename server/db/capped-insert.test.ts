@@ -16,7 +16,6 @@ import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { SqlProjectRepository } from "../projects/project-repository.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { SqlWebhookRepository } from "../webhooks/webhook-repository.ts";
-import { SyncEventOutbox, SyncJobQueue } from "./legacy-sqlite-outbox.ts";
 import { CapReachedError } from "./capped-insert.ts";
 import { openDatabase } from "./database.ts";
 

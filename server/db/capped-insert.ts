@@ -3,7 +3,6 @@
 // 30 parallel creates from 990 mailboxes end at 1,020. The transaction locks the cap's scope
 // first (tx.lock: PostgreSQL's advisory lock orders two instances inserting at once; SQLite's
 // write transaction already holds the one write lock, so the console cannot slip a row in either).
-import type { DatabaseSync } from "node:sqlite";
 import type { Sql } from "./sql.ts";
 
 /** Thrown by a repository when the insert would pass its cap; handlers answer 409 limit_reached. */
@@ -30,24 +29,3 @@ export function insertWithinCap<T>(sql: Sql, scope: string, cap: number | undefi
   });
 }
 
-/**
- * Transitional (issue 37): the synchronous SQLite form, for the repositories not yet written on
- * Sql (sqlite-mailbox-, sqlite-zone-, sqlite-maildomain-repository). Its BEGIN IMMEDIATE must not
- * run while a Store transaction holds the connection; it goes with its last user.
- */
-export function insertWithinCapSync<T>(db: DatabaseSync, cap: number | undefined, count: () => number, insert: () => T): T {
-  const work = () => {
-    if (cap !== undefined && count() >= cap) throw new CapReachedError(cap);
-    return insert();
-  };
-  if (db.isTransaction) return work();
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    const result = work();
-    db.exec("COMMIT");
-    return result;
-  } catch (error) {
-    db.exec("ROLLBACK");
-    throw error;
-  }
-}

@@ -4,7 +4,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { beforeEach, describe, expect, it } from "vitest";
 import { backends, useStore, type Connection } from "../test/backends.ts";
-import { groupCommit, inGroupCommit } from "./group-commit.ts";
+import { groupCommit } from "./group-commit.ts";
 import type { Sql, Store } from "./sql.ts";
 import { storeOnSqlite } from "./sqlite-store.ts";
 
@@ -85,17 +85,6 @@ for (const backend of backends) {
         expect(await names()).toHaveLength(300);
         expect(sawFirst.slice(0, 256).every((s) => !s)).toBe(true);
         expect(sawFirst.slice(256).every((s) => s)).toBe(true);
-      });
-
-      it("transitional inGroupCommit refuses work that returns a promise (it would run outside its savepoint) and keeps the others", async () => {
-        if (handle.main.backend !== "sqlite") return;
-        const db = handle.main.db;
-        const results = await Promise.allSettled([
-          inGroupCommit(db, () => db.prepare("INSERT INTO items (name) VALUES ('a')").run()),
-          inGroupCommit(db, async () => db.prepare("INSERT INTO items (name) VALUES ('b')").run()),
-        ]);
-        expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
-        expect(await names()).toEqual(["a"]);
       });
 
       it("rejects the members still waiting when the database closed before their commit", async () => {

@@ -10,9 +10,8 @@
 // a member that throws leaves no row and does not disturb the others), sees the writes of the
 // members before it (a cap or idempotency check inside the work is still checked inside the
 // write transaction), and its answer is given only when its rows are on disk.
-import type { DatabaseSync } from "node:sqlite";
 import type { Sql, Store } from "./sql.ts";
-import { SqliteStore, storeOnSqlite } from "./sqlite-store.ts";
+import { SqliteStore } from "./sqlite-store.ts";
 
 interface Member {
   work: (tx: Sql) => Promise<unknown>;
@@ -71,18 +70,3 @@ async function flush(store: SqliteStore): Promise<void> {
   });
 }
 
-/**
- * Transitional (issue 37): the synchronous form for SQLite repositories not yet written on Sql
- * (mail-sending's sqlite-sent-message-repository); `work` runs in its member's savepoint and must
- * not answer a promise (it would run outside it). Goes with its last user.
- */
-export function inGroupCommit<T>(db: DatabaseSync, work: () => T): Promise<T> {
-  return groupCommit(storeOnSqlite(db), async () => {
-    const value = work();
-    if (value instanceof Promise) {
-      value.catch(() => {});
-      throw new Error("group commit work must be synchronous");
-    }
-    return value;
-  });
-}

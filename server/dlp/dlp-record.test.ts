@@ -1,12 +1,10 @@
 // The inspector's record (the DLP log and its mail.dlp events in the caller's transaction): the
 // shared suite on both backends.
 import { afterAll } from "vitest";
-import { postgresBackend, sqliteBackend } from "../db/backend.ts";
-import { SyncEventOutbox as EventOutbox } from "../db/legacy-sqlite-outbox.ts";
-import { PgEventOutbox } from "../db/postgres/legacy-pg-outbox.ts";
+import { backendOn } from "../db/backend.ts";
+import { storeOnPostgres } from "../db/postgres/postgres-store.ts";
+import { storeOnSqlite } from "../db/sqlite-store.ts";
 import { systemClock } from "../jobs/clock.ts";
-import { SyncJobQueue as JobQueue } from "../db/legacy-sqlite-outbox.ts";
-import { PgJobQueue } from "../db/postgres/legacy-pg-outbox.ts";
 import { backends, byBackend } from "../test/backends.ts";
 import { DlpScannerInspector } from "./dlp-inspector.ts";
 import { describeDlpRecord, type DlpRecordSetup } from "./dlp-record.contract.ts";
@@ -19,14 +17,12 @@ afterAll(() => pool.close());
 
 const make = byBackend<DlpRecordSetup>({
   sqlite: (db) => {
-    const jobs = new JobQueue(db, systemClock);
-    const backend = sqliteBackend(db, jobs, new EventOutbox(db, jobs, systemClock));
+    const backend = backendOn(storeOnSqlite(db), systemClock);
     const repository = new SqlDlpRepository(backend.store);
     return { backend, repository, inspector: new DlpScannerInspector({ repository, pool, backend, clock: systemClock }) };
   },
   postgres: (pg) => {
-    const jobs = new PgJobQueue(pg, systemClock);
-    const backend = postgresBackend(pg, jobs, new PgEventOutbox(jobs, systemClock));
+    const backend = backendOn(storeOnPostgres(pg), systemClock);
     const repository = new SqlDlpRepository(backend.store);
     return { backend, repository, inspector: new DlpScannerInspector({ repository, pool, backend, clock: systemClock }) };
   },

@@ -16,7 +16,6 @@
 // update; the next uid is read after that lock.
 import type { Backend } from "../db/backend.ts";
 import type { Sql } from "../db/sql.ts";
-import type { SqlTx } from "../db/tx.ts";
 import { MAILBOXES_CHANNEL } from "../mailboxes/mailbox-repository.ts";
 import { receivedData } from "./received-event.ts";
 import { recipientOf, type MailboxRow, type Recipient } from "./recipient-of.ts";
@@ -101,7 +100,7 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     });
   }
 
-  private async storeIn(tx: SqlTx, message: StoredMessage, recipients: string[]): Promise<DeliveredCopy[]> {
+  private async storeIn(tx: Sql, message: StoredMessage, recipients: string[]): Promise<DeliveredCopy[]> {
     const targets = await this.mailboxesReached(tx, recipients);
     if (targets.length === 0) return [];
     // A structured clone (the writer thread's path) makes a Uint8Array of the Buffer: either binds as bytes.

@@ -7,7 +7,6 @@
 // claimers never get one job; who holds a lease, and when it is void, is db/leases.ts's rule.
 import { leaseRule, type LeaseRule } from "../db/leases.ts";
 import type { Sql, Store } from "../db/sql.ts";
-import { txOf } from "../db/tx.ts";
 import { planClaim, runPlan, type ClaimCandidate, type ClaimRead } from "./claim-order.ts";
 import type { Clock } from "./clock.ts";
 import type { EnqueueOptions, Job, JobOutcome, WorkerQueue } from "./job.ts";
@@ -150,7 +149,7 @@ export class JobQueue implements WorkerQueue {
       for (const { job, outcome } of batch) {
         try {
           await tx.transaction(async (sp) => {
-            if (outcome.write) await outcome.write(txOf(sp));
+            if (outcome.write) await outcome.write(sp);
             if ("done" in outcome) await sp.run("DELETE FROM jobs WHERE id = ?", [job.id]);
             else await sp.run(`UPDATE jobs SET run_at = ?, ${this.lease.give}, last_error = ? WHERE id = ?`, [outcome.retryAt, outcome.error ?? null, job.id]);
           });

@@ -1,6 +1,6 @@
 // The job queue's port: what a job is, what its handler answers, and what the worker needs of a
 // queue; job-queue.ts implements it, worker.ts runs it.
-import type { SqlTx } from "../db/tx.ts";
+import type { Sql } from "../db/sql.ts";
 
 export interface EnqueueOptions {
   /** When the job becomes due (epoch ms); default now. */
@@ -22,13 +22,8 @@ export interface Job {
   group: string | null;
 }
 
-/**
- * A write that joins the transaction recording a job's outcome: `tx` is that transaction (db/sql.ts
- * Sql). Transitional: it is also the old per-store handle (db/tx.ts SqlTx) while areas still
- * written twice take one, and a synchronous write is still accepted; it becomes
- * `(tx: Sql) => Promise<void>` once they are converted (issue 37).
- */
-export type OutcomeWrite = (tx: SqlTx) => void | Promise<void>;
+/** A write that joins the transaction recording a job's outcome: `tx` is that transaction. */
+export type OutcomeWrite = (tx: Sql) => Promise<void>;
 
 /** What a handler answers. `write` commits with the job's removal or rescheduling. */
 export type JobOutcome =

@@ -7,7 +7,7 @@ import { ApiError } from "../../generated/server/errors.ts";
 import type { MailSendingHandlers } from "../../generated/server/handlers.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { Backend } from "../db/backend.ts";
-import type { SqlTx } from "../db/tx.ts";
+import type { Sql } from "../db/sql.ts";
 import type { DlpFinding, DlpInspector, DlpRecordContext, DlpVerdict } from "../dlp/dlp-port.ts";
 import { invalidFields, notFound, type FieldProblem } from "../http/errors.ts";
 import type { Clock } from "../jobs/clock.ts";
@@ -78,7 +78,7 @@ export function mailSendingHandlers(deps: MailSendingDeps): Pick<
   // savepoint when called inside it (the DLP port still takes the old transaction handle; once it
   // takes Sql, the accept's `tx` is handed on directly).
   function recordAll(projectId: string, items: { findings: DlpFinding[]; context: DlpRecordContext }[]): Promise<void> {
-    return deps.backend.transact(async (tx: SqlTx) => {
+    return deps.backend.transact(async (tx: Sql) => {
       for (const { findings, context } of items) await deps.dlp.record(tx, projectId, findings, context);
     });
   }

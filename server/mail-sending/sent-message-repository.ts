@@ -7,7 +7,7 @@ import { bool, type Sql, type Store } from "../db/sql.ts";
 import type { Clock } from "../jobs/clock.ts";
 import { withAttempts, type AttemptRow } from "./attempt-history.ts";
 // The one line to change when the foundation's group commit on the Store lands: "../db/group-commit.ts".
-import { groupCommit } from "./grouped-commit.ts";
+import { groupCommit } from "../db/group-commit.ts";
 import { priorSend, remember } from "./idempotency.ts";
 import type { MailOutbox } from "./mail-outbox.ts";
 import type {

@@ -4,7 +4,6 @@
 import type { Backend } from "../db/backend.ts";
 import { CapReachedError } from "../db/capped-insert.ts";
 import type { Sql } from "../db/sql.ts";
-import type { SqlTx } from "../db/tx.ts";
 import { newId, nowIso } from "../ids.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { ClaimStatus, ProofMethod } from "./claim-status.ts";
@@ -134,7 +133,7 @@ export class SqlMailDomainRepository implements MailDomainRepository {
   }
 
   /** Inside the transaction of the change: only a status that really moved is an event. */
-  private async emitChange(tx: SqlTx, change: StatusChange): Promise<void> {
+  private async emitChange(tx: Sql, change: StatusChange): Promise<void> {
     if (change.status !== change.previousStatus) await this.backend.emit(tx, change.projectId, STATUS_CHANGED_EVENT, statusChangedData(change));
   }
 

@@ -3,7 +3,7 @@
 // has one chain: the job carries the due time it was scheduled for, and a job whose due time is
 // no longer the claim's `next_check_at` is stale and ends (so a chain started twice collapses).
 import type { Backend } from "../db/backend.ts";
-import type { SqlTx } from "../db/tx.ts";
+import type { Sql } from "../db/sql.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { MailDomainRecord, MailDomainRepository } from "./maildomain-repository.ts";
 import { verifyClaim, type VerificationDeps } from "./verification.ts";
@@ -26,7 +26,7 @@ export interface VerificationJobDeps extends VerificationDeps {
 }
 
 /** Starts (or restarts) the claim's chain with a check due at `due`, in tx. */
-export async function scheduleCheck(deps: { backend: Backend; mailDomains: MailDomainRepository }, tx: SqlTx, domainId: string, due: number): Promise<void> {
+export async function scheduleCheck(deps: { backend: Backend; mailDomains: MailDomainRepository }, tx: Sql, domainId: string, due: number): Promise<void> {
   await deps.mailDomains.setNextCheck(tx, domainId, due);
   await deps.backend.enqueue(tx, VERIFY_JOB, { domainId, due } satisfies VerifyPayload, { runAt: due, group: VERIFY_JOB });
 }

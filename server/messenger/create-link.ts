@@ -9,7 +9,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Update } from "grammy/types";
 import { BotApiFailure } from "../adapters/bot-api.ts";
-import { sqlWrite } from "../db/tx.ts";
 import type { Job } from "../jobs/job-queue.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { LinkRecord } from "./bot-repository.ts";
@@ -78,7 +77,7 @@ export function managerUpdateJob(m: MessengerContext): JobHandler {
       await manager.sendMessage(from.id, `Create @${link.suggestedUsername}: tap the button and confirm. The new bot connects to the project by itself.`, {
         reply_markup: { inline_keyboard: [[{ text: "Create the bot", url: newbotDeepLink(username, link) }]] },
       });
-      return { done: true, write: sqlWrite((tx) => m.bots.bindLinkUser(tx, link.id, from.id)) };
+      return { done: true, write: async (tx) => void (await m.bots.bindLinkUser(tx, link.id, from.id)) };
     }
 
     const created = update.managed_bot;

@@ -4,7 +4,6 @@
 // as a job of the one queue, the body exactly as received, retried on the schedule of webhook
 // deliveries (docs/decisions.md W2, B6).
 import { randomBytes } from "node:crypto";
-import { sqlWrite } from "../db/tx.ts";
 import type { Job } from "../jobs/job-queue.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { BotRecord } from "./bot-repository.ts";
@@ -59,8 +58,8 @@ export function forwardJob(m: MessengerContext): JobHandler {
     const error = `forwarding to ${p.forwardUrl} failed: ${result.error ?? `answered ${result.status}`}`;
     const delay = FORWARD_RETRY_MS[job.attempts - 1];
     if (delay === undefined) {
-      return { done: true, write: sqlWrite((tx) => m.bots.recordForwardError(tx, bot.id, now, `${error}; given up after ${job.attempts} attempts`)) };
+      return { done: true, write: async (tx) => void (await m.bots.recordForwardError(tx, bot.id, now, `${error}; given up after ${job.attempts} attempts`)) };
     }
-    return { retryAt: now + delay, error, write: sqlWrite((tx) => m.bots.recordForwardError(tx, bot.id, now, error)) };
+    return { retryAt: now + delay, error, write: async (tx) => void (await m.bots.recordForwardError(tx, bot.id, now, error)) };
   };
 }
