@@ -12,7 +12,11 @@ import contract from "../../generated/openapi/openapi.json" with { type: "json" 
 import { dereference } from "../../conformance/engine/dereference.ts";
 import { arbitraryFor } from "../../conformance/engine/schema-arbitrary.ts";
 import { DNS_RECORD_TYPES } from "../../server/dns/record-data.ts";
-import { checkNameConflicts, validateRecord, type RecordInput } from "../../server/dns/validate-record.ts";
+import {
+  checkNameConflicts,
+  validateRecord,
+  type RecordInput,
+} from "../../server/dns/validate-record.ts";
 
 const ZONE = "example.test";
 const compile = createValidatorCompiler(components);
@@ -32,16 +36,29 @@ function stored(body: RecordInput): "stored" | "invalid" | "conflict" {
 }
 
 const schemas = dereference(contract).components.schemas;
-const variantOf = (type: string) => schemas.CreateDnsRecordRequest.discriminator.mapping[type].split("/").pop() as string;
+const variantOf = (type: string) =>
+  schemas.CreateDnsRecordRequest.discriminator.mapping[type].split("/").pop() as string;
 
 // Characters where parsers and patterns tend to disagree: separators, quotes, escapes, case,
 // Unicode spaces and line separators, control characters, the IPv6 zone index.
-const tricky = fc.constantFrom(..."aZ09-_.: \t\"%@é\u2028\u00a0\u0000\u007f/;=".split(""), "mailto:", "https://", "..", " .");
+const tricky = fc.constantFrom(
+  ...'aZ09-_.: \t"%@é\u2028\u00a0\u0000\u007f/;='.split(""),
+  "mailto:",
+  "https://",
+  "..",
+  " .",
+);
 function mutate(value: string): fc.Arbitrary<string> {
-  const edit = fc.tuple(fc.nat({ max: value.length }), fc.nat({ max: 3 }), fc.oneof(tricky, fc.constant("")));
+  const edit = fc.tuple(
+    fc.nat({ max: value.length }),
+    fc.nat({ max: 3 }),
+    fc.oneof(tricky, fc.constant("")),
+  );
   return fc
     .array(edit, { minLength: 1, maxLength: 3 })
-    .map((edits) => edits.reduce((v, [at, cut, insert]) => v.slice(0, at) + insert + v.slice(at + cut), value));
+    .map((edits) =>
+      edits.reduce((v, [at, cut, insert]) => v.slice(0, at) + insert + v.slice(at + cut), value),
+    );
 }
 
 describe.each(DNS_RECORD_TYPES)("%s records: contract and server agree", (type) => {
@@ -58,8 +75,12 @@ describe.each(DNS_RECORD_TYPES)("%s records: contract and server agree", (type) 
   });
 
   it("near-valid records: the contract refuses exactly what the server refuses", () => {
-    const nearData = valid.chain((body) => mutate(String(body.data)).map((data) => ({ ...body, data })));
-    const nearName = valid.chain((body) => mutate(String(body.name)).map((name) => ({ ...body, name })));
+    const nearData = valid.chain((body) =>
+      mutate(String(body.data)).map((data) => ({ ...body, data })),
+    );
+    const nearName = valid.chain((body) =>
+      mutate(String(body.name)).map((name) => ({ ...body, name })),
+    );
     fc.assert(
       fc.property(fc.oneof(nearData, nearName), (body) => {
         expect(stored(body) !== "invalid", JSON.stringify(body)).toBe(admitted(body));
