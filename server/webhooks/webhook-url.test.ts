@@ -62,15 +62,15 @@ const table: [url: string, refused: boolean, refusedInDevelopment: boolean][] = 
   ["https://[2606:4700:4700::1111]/h", false, false],
   ["https://[::ffff:8.8.8.8]/h", false, false],
   // scheme and credentials
-  // plain http:// under the development flag: loopback only (decision OP4); a name is judged at
-  // every connect, where all its addresses must be loopback (adapters/outbound-http-guard.test.ts)
+  // plain http:// under the development flag: accepted here, and at every connect all of the
+  // target's addresses must be loopback (decision OP4; adapters/outbound-http-guard.test.ts)
   ["http://hooks.example.org/", true, false],
   ["http://127.0.0.1:9/h", true, false],
   ["http://[::1]:9/h", true, false],
   ["http://localhost:9/h", true, false],
-  ["http://8.8.8.8/h", true, true],
-  ["http://134744072/h", true, true], // decimal 8.8.8.8
-  ["http://[2606:4700:4700::1111]/h", true, true],
+  ["http://8.8.8.8/h", true, false], // accepted, refused at every connect (outbound-http-guard.test.ts)
+  ["http://134744072/h", true, false], // decimal 8.8.8.8, likewise
+  ["http://[2606:4700:4700::1111]/h", true, false],
   ["http://10.0.0.1/h", true, true],
   ["ftp://hooks.example.org/", true, true],
   ["https://user:pw@hooks.example.org/", true, true],

@@ -29,11 +29,9 @@ export function webhookUrlProblem(raw: string, devMode: boolean): string | undef
   if (host === "localhost" || host.endsWith(".localhost")) {
     return devMode ? undefined : "must not point at a loopback address";
   }
-  // Plain http:// (development flag) to this machine only; a host name is checked again at each
-  // connect (adapters/outbound-http.ts), where its addresses must all be loopback.
-  if (url.protocol === "http:" && isIpLiteral(host) && !checkAddress(host, { onlyLoopback: true }).allowed) {
-    return "may use http:// (development flag) only for a loopback address; use https";
-  }
+  // Plain http:// (development flag) reaches loopback only: every connect checks that all of the
+  // target's addresses are loopback (adapters/outbound-http.ts). Registration does not refuse a
+  // public literal over http, since the contract's development schema accepts any http URL.
   if (isIpLiteral(host) && !checkAddress(host, { allowLoopback: devMode }).allowed) {
     return "must point at a public internet address (not private, loopback, link-local or otherwise reserved)";
   }
