@@ -1,5 +1,6 @@
 // The job queue and its worker on a real store, SQLite and PostgreSQL: atomic enqueue, retries on
-// a manual clock, per-group concurrency, and resumption of jobs whose worker died.
+// a manual clock, per-group concurrency, held jobs given back at stop. (A dead worker's leases:
+// leases-released-at-start.test.ts on SQLite, pg-kill.test.ts on PostgreSQL.)
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Sql, Store } from "../db/sql.ts";
 import { backends, sql, useStore } from "../test/backends.ts";
@@ -272,22 +273,6 @@ describe("job queue", () => {
     expect(await queue.cancelWhere(store, "x", "$.deliveryId", 7)).toBe(1);
     expect(await queue.count("x")).toBe(1);
     expect(await queue.count("y")).toBe(1);
-  });
-
-  // PostgreSQL voids a dead holder's leases instead (db/leases.ts; pg-kill.test.ts).
-  it.runIf(backend === "sqlite")("a job leased by a worker that died runs again when the next worker starts", async () => {
-    await enqueue("x", { n: 1 });
-    expect(await queue.claim(10, 600_000, () => true)).toHaveLength(1);
-    // The claimer is gone (kill -9): nothing else may take the job while its lease holds...
-    expect(await queue.claim(10, 600_000, () => true)).toHaveLength(0);
-    const seen: number[] = [];
-    const w = worker({ x: async (job) => (seen.push(job.attempts), { done: true }) });
-    // ...but a new server process releases every lease at start.
-    w.start();
-    await new Promise((r) => setTimeout(r, 50));
-    await w.stop();
-    expect(seen).toEqual([2]);
-    expect(await queue.count()).toBe(0);
   });
 });
 
