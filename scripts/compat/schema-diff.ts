@@ -1,7 +1,7 @@
 // Compares two schemas keyword by keyword, in the direction of the value (rules.ts says why each
 // change is what it is). Every keyword is either compared here, ignored as an annotation, or,
 // when it differs and no rule knows it, reported as unclassified.
-import { normalize } from "./resolve.ts";
+import { annotationKeys, normalize } from "./resolve.ts";
 import type { Direction, Where } from "./rules.ts";
 import { compareArrays } from "./schema/arrays.ts";
 import { compareComposition, compareDiscriminator } from "./schema/composition.ts";
@@ -61,20 +61,8 @@ const handled = new Set([
   "contentSchema",
   "contentMediaType",
   "contentEncoding",
-  "description",
-  "title",
-  "summary",
-  "example",
-  "examples",
-  "externalDocs",
-  "$comment",
-  "xml",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "$id",
-  "$schema",
-  "$anchor",
+  // Annotations (default among them is compared above; deprecated, readOnly and writeOnly by the parts).
+  ...annotationKeys,
   "$defs",
   "definitions",
   "$dynamicAnchor",
