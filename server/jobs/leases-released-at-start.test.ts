@@ -4,8 +4,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Store } from "../db/sql.ts";
 import { useStore } from "../test/backends.ts";
-import { manualClock, type ManualClock } from "./clock.ts";
+import type { ManualClock } from "./clock.ts";
 import { JobQueue } from "./job-queue.ts";
+import { emptyQueue } from "./test/empty-queue.ts";
 import { createWorker, type JobHandler } from "./worker.ts";
 
 describe("leases at a worker's start on SQLite", () => {
@@ -15,9 +16,7 @@ describe("leases at a worker's start on SQLite", () => {
   let queue: JobQueue;
   beforeEach(async () => {
     store = handle.main.store;
-    await store.exec("DELETE FROM jobs");
-    clock = manualClock();
-    queue = new JobQueue(store, clock);
+    ({ clock, queue } = await emptyQueue(store));
   });
 
   const worker = (handlers: Record<string, JobHandler>) => createWorker({ queue, clock, handlers });

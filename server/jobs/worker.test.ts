@@ -4,8 +4,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Sql, Store } from "../db/sql.ts";
 import { backends, sql, useStore } from "../test/backends.ts";
-import { manualClock, type ManualClock } from "./clock.ts";
+import type { ManualClock } from "./clock.ts";
 import { JobQueue, type EnqueueOptions } from "./job-queue.ts";
+import { emptyQueue } from "./test/empty-queue.ts";
 import { createWorker, OUTCOME_BATCH, type JobHandler } from "./worker.ts";
 
 for (const backend of backends) {
@@ -16,9 +17,7 @@ let clock: ManualClock;
 let queue: JobQueue;
 beforeEach(async () => {
   store = handle.main.store;
-  await store.exec("DELETE FROM jobs");
-  clock = manualClock();
-  queue = new JobQueue(store, clock);
+  ({ clock, queue } = await emptyQueue(store));
 });
 
 const worker = (handlers: Record<string, JobHandler>, extra = {}) => createWorker({ queue, clock, handlers, ...extra });
