@@ -1,35 +1,18 @@
 // Settings that are checked (issue 42 item 4, decision OP4): the server started as `npm start`
 // starts it, with a config file or a setting an operator gets wrong. Each mistake stops the start
 // with one line naming the setting and what it takes, before anything listens; none is ignored.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startToExit, type StartRun } from "./test/start-to-exit.ts";
 import { closest, configFileProblem } from "./config-schema.ts";
 
-const entry = path.resolve(import.meta.dirname, "main.ts");
 const dir = mkdtempSync(path.join(tmpdir(), "config-schema-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [entry], {
-    env: { PATH: process.env.PATH!, DATA_DIR: path.join(dir, "data"), PORT: "0", DNS_PORT: "0", SMTP_PORT: "0", DEMO: "off", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => (stdout += c));
-  child.stderr.on("data", (c) => (stderr += c));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  return new Promise((resolve) =>
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr, stdout });
-    }),
-  );
-}
+const start = (env: Record<string, string>) => startToExit(path.join(dir, "data"), env);
 
 let files = 0;
 function configFile(settings: unknown): string {
@@ -38,7 +21,7 @@ function configFile(settings: unknown): string {
   return file;
 }
 
-function expectOneLine(run: { code: number | null; stderr: string; stdout: string }, ...parts: (string | RegExp)[]) {
+function expectOneLine(run: StartRun, ...parts: (string | RegExp)[]) {
   expect(run.code, run.stderr).toBe(1);
   const lines = run.stderr.trim().split("\n");
   expect(lines, run.stderr).toHaveLength(1);

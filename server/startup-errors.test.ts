@@ -8,28 +8,13 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startToExit } from "./test/start-to-exit.ts";
 
 const entry = path.resolve(import.meta.dirname, "main.ts");
 const dataDir = mkdtempSync(path.join(tmpdir(), "startup-errors-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [entry], {
-    env: { PATH: process.env.PATH!, DATA_DIR: dataDir, PORT: "0", DNS_PORT: "0", SMTP_PORT: "0", DEMO: "off", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => (stdout += c));
-  child.stderr.on("data", (c) => (stderr += c));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  return new Promise((resolve) =>
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr, stdout });
-    }),
-  );
-}
+const start = (env: Record<string, string>) => startToExit(dataDir, env);
 
 function expectOneLine(run: { code: number | null; stderr: string }, ...parts: (string | RegExp)[]) {
   expect(run.code, run.stderr).toBe(1);

@@ -14,7 +14,8 @@ const cli = (args: string[], cwd?: string) =>
 
 // The base: one operation with a bounded name and an optional note; the revision lowers the
 // bound (ERR), changes the note's pattern (WARN) and adds an operation (INFO).
-const baseYaml = `openapi: 3.0.3
+/** A document whose POST /things takes an object of `properties` (YAML at their indent), then `morePaths`. */
+const thingsApi = (properties: string, morePaths = "") => `openapi: 3.0.3
 info: { title: t, version: "1" }
 paths:
   /things:
@@ -26,39 +27,31 @@ paths:
             schema:
               type: object
               properties:
-                name: { type: string, maxLength: 40 }
-                note: { type: string, pattern: "^[a-z]+$" }
+${properties}
       responses:
         "200": { description: ok }
-`;
-const revisionYaml = `openapi: 3.0.3
-info: { title: t, version: "1" }
-paths:
-  /things:
-    post:
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
-              type: object
-              properties:
-                name:
+${morePaths}`;
+const baseYaml = thingsApi(`                name: { type: string, maxLength: 40 }
+                note: { type: string, pattern: "^[a-z]+$" }`);
+const revisionYaml = thingsApi(
+  `                name:
                   type: string
                   maxLength: 20
-                note: { type: string, pattern: "^[a-z0-9]+$" }
-      responses:
-        "200": { description: ok }
-  /others:
+                note: { type: string, pattern: "^[a-z0-9]+$" }`,
+  `  /others:
     get:
       responses:
         "200": { description: ok }
-`;
+`,
+);
 const warnOnlyYaml = baseYaml.replace('"^[a-z]+$"', '"^[a-z0-9]+$"');
+
+/** Writes `text` to dir/name; answers its path. */
+const write = (dir: string, name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
 
 function files(): { dir: string; base: string; revision: string; warnOnly: string } {
   const dir = mkdtempSync(join(tmpdir(), "compat-cli-"));
-  const f = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+  const f = (name: string, text: string) => write(dir, name, text);
   return {
     dir,
     base: f("base.yaml", baseYaml),
@@ -179,10 +172,7 @@ describe("npm run compat -- changelog", () => {
 
 describe("npm run compat: allow-list", () => {
   const { dir, base, revision } = files();
-  const list = (name: string, text: string) => (
-    writeFileSync(join(dir, name), text),
-    join(dir, name)
-  );
+  const list = (name: string, text: string) => write(dir, name, text);
   it("an allowed break is shown with its reason and does not fail; others still do", () => {
     const allow = list(
       "allow.yaml",

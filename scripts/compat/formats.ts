@@ -136,21 +136,20 @@ function junit(findings: Reported[], meta: Meta): string {
   ].join("\n");
 }
 
+/** json and yaml: which comparison and its summary, then the findings under `body`'s keys. */
+function structured(findings: Reported[], format: "json" | "yaml", meta: Meta, body: Record<string, unknown>): string {
+  const data = { base: meta.base, revision: meta.revision, summary: summaryOf(findings), ...body };
+  return format === "json" ? JSON.stringify(data, null, 2) : stringify(data).trimEnd();
+}
+
 /** The gate's report: every finding, by level. */
 export function renderReport(findings: Reported[], format: Format, meta: Meta): string {
   const sorted = [...findings].sort(byLevel);
   const heading = `${meta.title}: ${summaryText(findings)}`;
   switch (format) {
     case "json":
-    case "yaml": {
-      const data = {
-        base: meta.base,
-        revision: meta.revision,
-        summary: summaryOf(findings),
-        findings: sorted.map(plain),
-      };
-      return format === "json" ? JSON.stringify(data, null, 2) : stringify(data).trimEnd();
-    }
+    case "yaml":
+      return structured(findings, format, meta, { findings: sorted.map(plain) });
     case "markdown": {
       const out = [`# ${md(meta.title)}`, "", summaryText(findings), ""];
       if (sorted.length) {
@@ -195,15 +194,8 @@ export function renderChangelog(findings: Reported[], format: Format, meta: Meta
   const groups = byOperation(findings);
   switch (format) {
     case "json":
-    case "yaml": {
-      const data = {
-        base: meta.base,
-        revision: meta.revision,
-        summary: summaryOf(findings),
-        operations: groups.map(([operation, list]) => ({ operation, changes: list.map(plain) })),
-      };
-      return format === "json" ? JSON.stringify(data, null, 2) : stringify(data).trimEnd();
-    }
+    case "yaml":
+      return structured(findings, format, meta, { operations: groups.map(([operation, list]) => ({ operation, changes: list.map(plain) })) });
     case "markdown":
       return changelogMarkdown(findings, `# ${md(meta.title)}`);
     case "html":

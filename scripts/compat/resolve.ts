@@ -60,7 +60,8 @@ export interface Bound {
   exclusive: boolean;
 }
 
-const annotationKeys = new Set([
+/** Keywords that describe a value without constraining it. */
+export const annotationKeys = new Set([
   "description",
   "title",
   "summary",

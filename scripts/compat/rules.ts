@@ -241,48 +241,24 @@ for (const k of [
   schemaKinds[`${k}-removed`] = ["INFO", "ERR", `${k} no longer constrains the value`];
 }
 // Bounds: a lower max / higher min refuses values; newly set is a warning on the request side.
-for (const b of [
-  "max",
-  "exclusive-max",
-  "max-length",
-  "max-items",
-  "max-properties",
-  "max-contains",
-]) {
-  schemaKinds[`${b}-decreased`] = [
-    "ERR",
-    "INFO",
-    `${b} decreased: values near the old bound are refused`,
-  ];
-  schemaKinds[`${b}-increased`] = ["INFO", "ERR", `${b} increased: larger values may now arrive`];
-  schemaKinds[`${b}-set`] = [
-    "ERR",
-    "INFO",
-    `${b} set where there was none: values beyond it, accepted before, are refused (V1: as a tightened limit)`,
-  ];
-  schemaKinds[`${b}-unset`] = ["INFO", "ERR", `${b} no longer bounds the value`];
-}
-for (const b of [
-  "min",
-  "exclusive-min",
-  "min-length",
-  "min-items",
-  "min-properties",
-  "min-contains",
-]) {
-  schemaKinds[`${b}-increased`] = [
-    "ERR",
-    "INFO",
-    `${b} increased: values near the old bound are refused`,
-  ];
-  schemaKinds[`${b}-decreased`] = ["INFO", "ERR", `${b} decreased: smaller values may now arrive`];
-  schemaKinds[`${b}-set`] = [
-    "ERR",
-    "INFO",
-    `${b} set where there was none: values beyond it, accepted before, are refused (V1: as a tightened limit)`,
-  ];
-  schemaKinds[`${b}-unset`] = ["INFO", "ERR", `${b} no longer bounds the value`];
-}
+for (const [bounds, tightened, loosened, now] of [
+  [["max", "exclusive-max", "max-length", "max-items", "max-properties", "max-contains"], "decreased", "increased", "larger"],
+  [["min", "exclusive-min", "min-length", "min-items", "min-properties", "min-contains"], "increased", "decreased", "smaller"],
+] as const)
+  for (const b of bounds) {
+    schemaKinds[`${b}-${tightened}`] = [
+      "ERR",
+      "INFO",
+      `${b} ${tightened}: values near the old bound are refused`,
+    ];
+    schemaKinds[`${b}-${loosened}`] = ["INFO", "ERR", `${b} ${loosened}: ${now} values may now arrive`];
+    schemaKinds[`${b}-set`] = [
+      "ERR",
+      "INFO",
+      `${b} set where there was none: values beyond it, accepted before, are refused (V1: as a tightened limit)`,
+    ];
+    schemaKinds[`${b}-unset`] = ["INFO", "ERR", `${b} no longer bounds the value`];
+  }
 // Properties of an object: `<direction>-<where>-<kind>` with where property / parameter-property / header-property.
 const propertyKinds: Record<string, [Level, Level, string]> = {
   "added-required": [

@@ -8,6 +8,10 @@ export function pointer(...segments: string[]): string {
   return "#/" + segments.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 }
 
+/** The schema of an operation's 200 answer in JSON. */
+export const okJsonSchema = (path: string, method: string): string =>
+  pointer("paths", path, method, "responses", "200", "content", "application/json", "schema");
+
 export function contractValidator(doc: Doc) {
   const ajv = new (Ajv2020 as any)({ strict: false, allErrors: true, validateFormats: true });
   (addFormats as any)(ajv);

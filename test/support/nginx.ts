@@ -9,20 +9,12 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../conformance/scripts/free-port.ts";
+import { stdinWatchdog } from "./stdin-watchdog.ts";
 import { requireTool } from "./system-tools.ts";
 
 const NGINX = "/usr/sbin/nginx";
 
-const watchdog = `exec 3<&0
-"$@" 3<&- &
-nginx=$!
-(
-  read -r _ <&3
-  kill -TERM "$nginx" 2>/dev/null
-  while kill -0 "$nginx" 2>/dev/null; do sleep 0.1; done
-  rm -rf "$NGINX_TEST_ROOT"
-) &
-wait "$nginx"`;
+const watchdog = stdinWatchdog("TERM", "NGINX_TEST_ROOT");
 
 export interface Proxy {
   /** http://127.0.0.1:<port> (https:// with TLS), without a trailing slash. */

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "../../conformance/scripts/free-port.ts";
+import { stdinWatchdog } from "./stdin-watchdog.ts";
 import { requireTool } from "./system-tools.ts";
 
 const bin = "/usr/lib/postgresql/15/bin";
@@ -17,16 +18,7 @@ const bin = "/usr/lib/postgresql/15/bin";
 // the test process dies in any way (a timeout, SIGKILL), so no cluster outlives its tests, and
 // then removes its folder ($PG_TEST_ROOT). The stop is an immediate shutdown (SIGQUIT): the
 // cluster is thrown away, so a shutdown checkpoint (seconds of flushing) would be wasted.
-const watchdog = `exec 3<&0
-"$@" 3<&- &
-pg=$!
-(
-  read -r _ <&3
-  kill -QUIT "$pg" 2>/dev/null
-  while kill -0 "$pg" 2>/dev/null; do sleep 0.1; done
-  rm -rf "$PG_TEST_ROOT"
-) &
-wait "$pg"`;
+const watchdog = stdinWatchdog("QUIT", "PG_TEST_ROOT");
 
 export interface PostgresCluster {
   /** Connection URL of the cluster's `postgres` database (superuser, no password, loopback). */
