@@ -34,7 +34,7 @@ describe("reservedReason", () => {
   it.each([
     "X-Campaign", "X-From", "From-X", "Tos", "XSubject", "Reply-To-X", "X-Message-ID", "Dates", "X-Content-Type", "Content",
     "X-DKIM-Signature", "DKIM", "DomainKey-Signature2", "X-List-Unsubscribe", "Senders", "X-Sender", "Resent", "X-Resent-From",
-    "Errors-To-X", "X-Return-Receipt-To", "Disposition-Notification", "X-Received-By", "Received-X", "ARC", "X-ARC-Seal",
+    "Errors-To-X", "X-Reply-To", "X-Return-Receipt-To", "Disposition-Notification", "X-Received-By", "Received-X", "ARC", "X-ARC-Seal",
     "X-Delivered-To", "X-Original", "X-Spam", "X-MS-Exchange-Organization", "X-BIMI-Location", "BIMI-Location2", "List-Id",
   ])("%s is free", (name) => {
     expect(reservedReason(name)).toBeUndefined();
