@@ -50,6 +50,14 @@ describe("ConnectionsPerClient", () => {
     expect([c.admit("192.0.2.1", "e"), c.admit("192.0.2.1", "f"), c.admit("192.0.2.1", "g")]).toEqual([true, true, false]);
   });
 
+  it("a connection released twice after its client's last one is a no-op, not a crash", () => {
+    const c = new ConnectionsPerClient(1);
+    c.admit("192.0.2.1", "a");
+    c.release("a");
+    expect(() => c.release("a")).not.toThrow();
+    expect(c.admit("192.0.2.1", "b")).toBe(true);
+  });
+
   it("has no limit at 0", () => {
     const c = new ConnectionsPerClient(0);
     expect(Array.from({ length: 50 }, (_, i) => c.admit("192.0.2.1", String(i))).every(Boolean)).toBe(true);
@@ -120,14 +128,16 @@ describe("SessionDeadlines", () => {
     expect(cuts).toEqual([["a", SESSION_TOO_LONG]]);
   });
 
-  it("forgets an ended session: no deadline fires and later calls do nothing", () => {
+  it("forgets an ended session: its timers are cleared and later calls start nothing", () => {
     d.start("a");
     d.dataStarted("a");
     d.end("a");
+    expect(vi.getTimerCount()).toBe(0);
     d.dataStarted("a");
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(5000);
     d.dataEnded("a");
     d.answered("a");
-    vi.advanceTimersByTime(5000);
     expect(cuts).toEqual([]);
     d.end("a");
   });

@@ -184,6 +184,31 @@ describe("verifyClaim", () => {
     expect(await mailDomains.getById(owner.id)).toMatchObject({ status: "ended", statusReason: hostedElsewhereReason(name, name) });
   });
 
+  // A check reads a claim, asks DNS, then writes: another check may have moved the claim meanwhile.
+  // Each write is conditional on the status the check read, so a stale check changes nothing.
+  it.each<[string, ClaimStatus, ClaimStatus, "token" | "nothing" | "timeout" | "zone" | "owner"]>([
+    ["a failed lookup", "pending", "verified", "timeout"],
+    ["a missing record", "pending", "verified", "nothing"],
+    ["another project's zone", "pending", "verified", "zone"],
+    ["a proof while another owns the name", "lost", "pending", "owner"],
+  ])("a stale check after %s changes nothing", async (_case, read, now, dns) => {
+    const name = fresh();
+    if (dns === "owner") await claim(c, name, "verified");
+    const d = await claim(a, name, now);
+    const stale = { ...d, status: read };
+    if (dns === "zone") await zones.createZone({ name, projectId: b });
+    const table: ResolverTable = dns === "timeout" ? { txt: { [name]: lookupError("ETIMEOUT") } } : dns === "token" || dns === "owner" ? { txt: { [name]: [token(d), `platform-verification=tok-${c}-${name}`] } } : {};
+    await verifyClaim(deps(table), stale);
+    expect(await mailDomains.getById(d.id)).toEqual(d);
+  });
+
+  it("a stale check of a claim that ended meanwhile, with no owner, leaves it ended", async () => {
+    const name = fresh();
+    const d = await claim(a, name, "ended");
+    const result = await verifyClaim(deps({ txt: { [name]: [token(d)] } }), { ...d, status: "pending" });
+    expect(result).toEqual({ found: "proven", claim: d });
+  });
+
   it("a name without an owner is taken by the first claim that proves control, the others end", async () => {
     const name = fresh();
     const first = await claim(a, name);
