@@ -84,6 +84,11 @@ describe.each(backends)("framing webmail on %s", (backend) => {
     const context = await browser.newContext();
     const page = await context.newPage();
     expect(await framed(page, appOrigin(), await link([appOrigin()]))).toBe("Inbox");
+    // Logging out inside the frame removes the partitioned cookie too.
+    const frame = (await (await page.waitForSelector("#mail")).contentFrame())!;
+    await frame.click("#logout");
+    await frame.waitForLoadState("load");
+    expect(await context.cookies()).toEqual([]);
     await context.close();
   });
 

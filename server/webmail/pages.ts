@@ -141,8 +141,10 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
 
   app.post("/webmail/logout", async (request, reply) => {
     const id = readCookie(request, SESSION_COOKIE);
+    // A partitioned cookie is removed only by a Set-Cookie of the same kind.
+    const framed = id !== undefined && ((await session(request))?.frameAncestors.length ?? 0) > 0;
     if (id) await deps.webmail.deleteSession(hashToken(id));
-    return reply.code(303).header("set-cookie", cookie("", 0)).header("location", "/webmail").send();
+    return reply.code(303).header("set-cookie", cookie("", 0, framed)).header("location", "/webmail").send();
   });
 }
 
