@@ -86,8 +86,10 @@ describe.each(backends)("framing webmail on %s", (backend) => {
     expect(await framed(page, appOrigin(), await link([appOrigin()]))).toBe("Inbox");
     // Logging out inside the frame removes the partitioned cookie too.
     const frame = (await (await page.waitForSelector("#mail")).contentFrame())!;
+    // The browser follows the logout's redirect only after taking its Set-Cookie.
+    const redirected = page.waitForRequest((r) => r.url() === `${p.url}/webmail` && r.method() === "GET");
     await frame.click("#logout");
-    await frame.waitForLoadState("load");
+    await redirected;
     expect(await context.cookies()).toEqual([]);
     await context.close();
   });
