@@ -56,7 +56,7 @@ export async function readAttachment(raw: Buffer, id: string): Promise<Attachmen
 const MISREAD = /[\p{Cc}\p{Bidi_Control}\p{Zl}\p{Zp}/\\]/gu;
 
 /** The sender's name without what would be misread (MISREAD) and a leading dot run; at most 255 characters. */
-export function safeFilename(name: string | undefined): string {
+function safeFilename(name: string | undefined): string {
   if (!name) return "";
   const cleaned = name.replace(MISREAD, "_").replace(/^\.+/, "").trim();
   return [...cleaned].slice(0, 255).join("");
