@@ -5607,6 +5607,14 @@ export const operations: readonly OperationSpec[] = [
           "mailbox": {
             "$ref": "components.json#/$defs/EmailAddress",
             "description": "Full address of a mailbox on the project's domains."
+          },
+          "frameAncestors": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "maxItems": 5,
+            "description": "Origins of the project's application that may show this session's webmail in an iframe\n(decision M11), such as `https://app.example.com`: https, or http on a loopback host. The\nsession's pages allow exactly these as `frame-ancestors`; without them no site may frame\nwebmail (`frame-ancestors 'none'`, `X-Frame-Options: DENY`): open the link in a new tab."
           }
         },
         "required": [

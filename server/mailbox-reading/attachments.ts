@@ -47,12 +47,18 @@ export async function readAttachment(raw: Buffer, id: string): Promise<Attachmen
 }
 
 /**
- * The sender's name without what a file system or a header would misread: path separators,
- * control characters, and a leading dot run; at most 255 characters.
+ * What a file system, a header or a reader would misread in a name, each replaced by `_`: path
+ * separators, control characters (C0, DEL, C1), the bidirectional controls (Unicode's
+ * Bidi_Control: U+061C, U+200E/U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what is shown
+ * so that `invoice<U+202E>gvs.exe` reads `invoiceexe.svg` (decision M10), and the line and
+ * paragraph separators (U+2028/U+2029), which break a shown name in two.
  */
+const MISREAD = /[\p{Cc}\p{Bidi_Control}\p{Zl}\p{Zp}/\\]/gu;
+
+/** The sender's name without what would be misread (MISREAD) and a leading dot run; at most 255 characters. */
 function safeFilename(name: string | undefined): string {
   if (!name) return "";
-  const cleaned = name.replace(/[\u0000-\u001f\u007f-\u009f/\\]/g, "_").replace(/^\.+/, "").trim();
+  const cleaned = name.replace(MISREAD, "_").replace(/^\.+/, "").trim();
   return [...cleaned].slice(0, 255).join("");
 }
 

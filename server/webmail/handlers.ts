@@ -2,8 +2,9 @@
 import type { WebmailHandlers } from "../../generated/server/handlers.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { Clock } from "../jobs/clock.ts";
-import { invalid } from "../http/errors.ts";
+import { invalid, invalidFields } from "../http/errors.ts";
 import type { MailboxRepository } from "../mailboxes/mailbox-repository.ts";
+import { readFrameAncestors } from "./frame-ancestors.ts";
 import { LINK_TTL_SECONDS, newToken } from "./tokens.ts";
 import type { WebmailRepository } from "./webmail-repository.ts";
 
@@ -19,6 +20,8 @@ export interface WebmailDeps {
 export function webmailHandlers(deps: WebmailDeps): WebmailHandlers<AuthContext> {
   return {
     async createWebmailLoginLink({ body, auth }) {
+      const { origins, problems } = readFrameAncestors(body.frameAncestors, "body.frameAncestors");
+      if (problems.length) throw invalidFields(problems);
       const mailbox = await deps.mailboxes.findByEmail(auth.projectId, body.mailbox, "mailbox");
       if (!mailbox) {
         // A group stores nothing (decision M8): say so, rather than that the address is unknown.
@@ -27,7 +30,7 @@ export function webmailHandlers(deps: WebmailDeps): WebmailHandlers<AuthContext>
         throw invalid("body.mailbox", "is not a mailbox of this project");
       }
       const { token, hash } = newToken("wl");
-      await deps.webmail.createLink(hash, mailbox.id, deps.clock.now() + LINK_TTL_SECONDS * 1000);
+      await deps.webmail.createLink(hash, mailbox.id, deps.clock.now() + LINK_TTL_SECONDS * 1000, origins);
       return { url: `${deps.publicUrl()}/webmail/login?token=${token}`, email: mailbox.email, expiresIn: LINK_TTL_SECONDS };
     },
   };

@@ -101,6 +101,18 @@ describe("session", () => {
     expect((await inbox(cookie)).status).toBe(401);
   });
 
+  it("a link's frame ancestors reach its session's pages, and a session of a link without them allows none (decision M11)", async () => {
+    const named = await t.api("POST", "/v1/webmail/login-link", { mailbox: `alice@${t.domain}`, frameAncestors: ["https://app.example.test", "https://b.example.test"] });
+    const framed = await open(named.body.url);
+    expect(framed.headers.get("set-cookie")).toMatch(/; SameSite=None; Secure; Partitioned;/);
+    const page = await inbox(framed.headers.get("set-cookie")!);
+    expect(page.headers.get("content-security-policy")).toMatch(/; frame-ancestors https:\/\/app\.example\.test https:\/\/b\.example\.test$/);
+    expect(page.headers.get("x-frame-options")).toBeNull();
+    const plain = await inbox(await signIn());
+    expect(plain.headers.get("content-security-policy")).toMatch(/; frame-ancestors 'none'$/);
+    expect(plain.headers.get("x-frame-options")).toBe("DENY");
+  });
+
   it("two sessions are apart: logging one out keeps the other", async () => {
     const first = await signIn();
     const second = await signIn();

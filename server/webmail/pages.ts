@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sendDownload } from "../http/download.ts";
 import type { Clock } from "../jobs/clock.ts";
+import { frameAncestorsDirective } from "./frame-ancestors.ts";
 import { escapeHtml, page } from "./html.ts";
 import type { MessageStore, MessageView } from "./message-store.ts";
 import { safeHtml } from "./safe-html.ts";
@@ -36,16 +37,19 @@ function readCookie(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-// No script source at all; images only on a message whose reader asked for them.
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors *";
-const CSP_WITH_IMAGES = `${CSP}; img-src http: https:`;
+// No script source at all; images only on a message whose reader asked for them. Framed only by
+// the origins the session's login link named (decision M11): a page without a session, by no one.
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'";
+const IMAGES = "img-src http: https:";
 
-function html(reply: FastifyReply, status: number, title: string, body: string, csp = CSP): FastifyReply {
+function html(reply: FastifyReply, status: number, title: string, body: string, options: { frameAncestors?: string[]; images?: boolean } = {}): FastifyReply {
+  const framing = frameAncestorsDirective(options.frameAncestors ?? []);
+  if (framing.deny) reply.header("x-frame-options", "DENY");
   return reply
     .code(status)
     .header("content-type", "text/html; charset=utf-8")
     .header("cache-control", "no-store")
-    .header("content-security-policy", csp)
+    .header("content-security-policy", [CSP, framing.directive, ...(options.images ? [IMAGES] : [])].join("; "))
     // Links in mail open elsewhere without telling the sender which message they came from.
     .header("referrer-policy", "no-referrer")
     .send(page(title, body));
@@ -68,8 +72,12 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
   // The logout form posts urlencoded; accepted only in this encapsulated scope, so the API keeps
   // answering 415 to anything but JSON.
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => done(null, body));
-  const cookie = (value: string, maxAgeSeconds: number) =>
-    `${SESSION_COOKIE}=${value}; Path=/webmail; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${deps.secureCookies() ? "; Secure" : ""}`;
+  // A session its link lets another site frame needs its cookie inside that site's iframe: SameSite=None
+  // (which browsers take only with Secure; a loopback http origin counts as secure to them), and
+  // Partitioned, so the cookie lives only under that top-level site (CHIPS), where browsers that
+  // block third-party cookies still keep it (decision M11).
+  const cookie = (value: string, maxAgeSeconds: number, framed = false) =>
+    `${SESSION_COOKIE}=${value}; Path=/webmail; HttpOnly; ${framed ? "SameSite=None; Secure; Partitioned" : "SameSite=Lax"}; Max-Age=${maxAgeSeconds}${!framed && deps.secureCookies() ? "; Secure" : ""}`;
 
   async function session(request: FastifyRequest) {
     const id = readCookie(request, SESSION_COOKIE);
@@ -78,13 +86,13 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
 
   app.get("/webmail/login", async (request, reply) => {
     const token = (request.query as { token?: string }).token;
-    const mailboxId = typeof token === "string" ? await deps.webmail.redeemLink(hashToken(token), deps.clock.now()) : undefined;
-    if (!mailboxId) {
+    const grant = typeof token === "string" ? await deps.webmail.redeemLink(hashToken(token), deps.clock.now()) : undefined;
+    if (!grant) {
       return html(reply, 403, "Link expired", `<main><h1>This sign-in link is no longer valid</h1><p>Links work once and for 60 seconds. Ask for a new one.</p></main>`);
     }
     const { token: sessionId, hash } = newToken("ws");
-    await deps.webmail.createSession(hash, mailboxId, deps.clock.now() + SESSION_TTL_MS);
-    return reply.code(303).header("set-cookie", cookie(sessionId, SESSION_TTL_MS / 1000)).header("location", "/webmail").send();
+    await deps.webmail.createSession(hash, grant, deps.clock.now() + SESSION_TTL_MS);
+    return reply.code(303).header("set-cookie", cookie(sessionId, SESSION_TTL_MS / 1000, grant.frameAncestors.length > 0)).header("location", "/webmail").send();
   });
 
   app.get("/webmail", async (request, reply) => {
@@ -96,7 +104,7 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
           .map((m) => `<tr class="message${m.quarantined ? " quarantined" : ""}"><td>${escapeHtml(m.from)}${m.quarantined ? QUARANTINE_TAG : ""}</td><td><a href="/webmail/messages/${encodeURIComponent(m.id)}">${escapeHtml(m.subject)}</a></td><td>${escapeHtml(m.receivedAt)}</td></tr>`)
           .join("")}</tbody></table>`
       : `<p id="empty">No messages yet.</p>`;
-    return html(reply, 200, `Inbox - ${s.email}`, `${header(s.email)}<main><h1>Inbox</h1>${rows}</main>`);
+    return html(reply, 200, `Inbox - ${s.email}`, `${header(s.email)}<main><h1>Inbox</h1>${rows}</main>`, { frameAncestors: s.frameAncestors });
   });
 
   app.get("/webmail/messages/:id", async (request, reply) => {
@@ -104,12 +112,12 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
     if (!s) return html(reply, 401, "Webmail", `<main><h1>Not signed in</h1></main>`);
     const id = (request.params as { id: string }).id;
     const m = await deps.messages.get(s.mailboxId, id);
-    if (!m) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such message</h1><p><a href="/webmail">Back to the inbox</a></p></main>`);
+    if (!m) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such message</h1><p><a href="/webmail">Back to the inbox</a></p></main>`, { frameAncestors: s.frameAncestors });
     const showImages = (request.query as { images?: string }).images === "1";
     const warning = m.quarantined ? QUARANTINE_WARNING : "";
     const meta = `${warning}<p id="meta">From <span id="from">${escapeHtml(m.from)}</span> to <span id="to">${escapeHtml(m.to.join(", "))}</span>, ${escapeHtml(m.receivedAt)}</p>`;
     return html(reply, 200, m.subject, `${header(s.email)}<main><p><a href="/webmail">Inbox</a></p><h1 id="subject">${escapeHtml(m.subject)}</h1>${meta}${messageBody(m, id, showImages)}${attachmentList(m, id)}</main>`,
-      showImages ? CSP_WITH_IMAGES : CSP);
+      { frameAncestors: s.frameAncestors, images: showImages });
   });
 
   // Downloads only (sendDownload): a received file never renders on this origin (decision M9).
@@ -118,7 +126,7 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
     if (!s) return html(reply, 401, "Webmail", `<main><h1>Not signed in</h1></main>`);
     const { id, attachmentId } = request.params as { id: string; attachmentId: string };
     const file = await deps.messages.attachment(s.mailboxId, id, attachmentId);
-    if (!file) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such attachment</h1></main>`);
+    if (!file) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such attachment</h1></main>`, { frameAncestors: s.frameAncestors });
     return sendDownload(reply, "application/octet-stream", file.filename, file.content);
   });
 
@@ -127,14 +135,16 @@ async function webmailRoutes(app: FastifyInstance, deps: WebmailPagesDeps): Prom
     if (!s) return html(reply, 401, "Webmail", `<main><h1>Not signed in</h1></main>`);
     const id = (request.params as { id: string }).id;
     const raw = await deps.messages.raw(s.mailboxId, id);
-    if (!raw) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such message</h1></main>`);
+    if (!raw) return html(reply, 404, "Not found", `${header(s.email)}<main><h1>No such message</h1></main>`, { frameAncestors: s.frameAncestors });
     return sendDownload(reply, "message/rfc822", `${id}.eml`, raw);
   });
 
   app.post("/webmail/logout", async (request, reply) => {
     const id = readCookie(request, SESSION_COOKIE);
+    // A partitioned cookie is removed only by a Set-Cookie of the same kind.
+    const framed = id !== undefined && ((await session(request))?.frameAncestors.length ?? 0) > 0;
     if (id) await deps.webmail.deleteSession(hashToken(id));
-    return reply.code(303).header("set-cookie", cookie("", 0)).header("location", "/webmail").send();
+    return reply.code(303).header("set-cookie", cookie("", 0, framed)).header("location", "/webmail").send();
   });
 }
 

@@ -24,7 +24,7 @@ export function describeWebmailRepository(backend: BackendName, make: (c: Connec
       const [once, expired] = [token(), token()];
       await repo.createLink(once, mailboxId, now + 60_000);
       await repo.createLink(expired, mailboxId, now + 60_000);
-      expect(await repo.redeemLink(once, now)).toBe(mailboxId);
+      expect(await repo.redeemLink(once, now)).toEqual({ mailboxId, frameAncestors: [] });
       expect(await repo.redeemLink(once, now)).toBeUndefined();
       expect(await repo.redeemLink(expired, now + 60_000)).toBeUndefined();
       expect(await repo.redeemLink("unknown", now)).toBeUndefined();
@@ -36,14 +36,25 @@ export function describeWebmailRepository(backend: BackendName, make: (c: Connec
         const t = token();
         await repo.createLink(t, mailboxId, now + 60_000);
         const results = await Promise.all([repo.redeemLink(t, now), other.redeemLink(t, now), repo.redeemLink(t, now), other.redeemLink(t, now)]);
-        expect(results.filter((r) => r === mailboxId)).toHaveLength(1);
+        expect(results.filter((r) => r?.mailboxId === mailboxId)).toHaveLength(1);
       }
+    });
+
+    it("the origins a link allows to frame it pass to its session (decision M11)", async () => {
+      const t = token();
+      const origins = ["https://app.example.test", "http://localhost:5173"];
+      await repo.createLink(t, mailboxId, now + 60_000, origins);
+      const grant = await repo.redeemLink(t, now);
+      expect(grant).toEqual({ mailboxId, frameAncestors: origins });
+      const s = token();
+      await repo.createSession(s, grant!, now + 3_600_000);
+      expect(await repo.getSession(s, now)).toEqual({ mailboxId, email: "alice@webmail.test", frameAncestors: origins });
     });
 
     it("a session names its mailbox until it expires or is deleted", async () => {
       const s = token();
-      await repo.createSession(s, mailboxId, now + 3_600_000);
-      expect(await repo.getSession(s, now)).toEqual({ mailboxId, email: "alice@webmail.test" });
+      await repo.createSession(s, { mailboxId, frameAncestors: [] }, now + 3_600_000);
+      expect(await repo.getSession(s, now)).toEqual({ mailboxId, email: "alice@webmail.test", frameAncestors: [] });
       expect(await repo.getSession(s, now + 3_600_000)).toBeUndefined();
       await repo.deleteSession(s);
       expect(await repo.getSession(s, now)).toBeUndefined();

@@ -7432,6 +7432,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description Origins of the project's application that may show this session's webmail in an iframe
+                     *     (decision M11), such as `https://app.example.com`: https, or http on a loopback host. The
+                     *     session's pages allow exactly these as `frame-ancestors`; without them no site may frame
+                     *     webmail (`frame-ancestors 'none'`, `X-Frame-Options: DENY`): open the link in a new tab.
+                     */
+                    frameAncestors?: string[];
                     /** @description Full address of a mailbox on the project's domains. */
                     mailbox: components["schemas"]["EmailAddress"];
                 };
