@@ -868,7 +868,29 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "maxLength": 128,
           "description": "With `stream: marketing`: the scope owner it applies to; empty (default) is the whole project. Not allowed with `all`."
         }
-      }
+      },
+      "description": "A scope is only for `stream: marketing`: a block of all streams is project-wide (decision SU1).",
+      "anyOf": [
+        {
+          "required": [
+            "stream"
+          ],
+          "properties": {
+            "stream": {
+              "enum": [
+                "marketing"
+              ]
+            }
+          }
+        },
+        {
+          "properties": {
+            "scope": {
+              "maxLength": 0
+            }
+          }
+        }
+      ]
     },
     "CreateWebhookRequest": {
       "type": "object",
@@ -3039,7 +3061,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "messageId": {
           "anyOf": [
             {
-              "$ref": "components.json#/$defs/ResourceId"
+              "type": "string"
             },
             {
               "type": "null"

@@ -1397,6 +1397,7 @@ export interface components {
             email: components["schemas"]["EmailAddress"];
             id: components["schemas"]["ResourceId"];
         };
+        /** @description A scope is only for `stream: marketing`: a block of all streams is project-wide (decision SU1). */
         CreateSuppressionRequest: {
             /** @description The address to block. Test recipients of `sandbox.platform.test` are refused (decision SU2). */
             address: components["schemas"]["EmailAddress"];
@@ -1407,6 +1408,11 @@ export interface components {
              * @default all
              */
             stream: components["schemas"]["SuppressionStream"];
+        } | {
+            /** @enum {unknown} */
+            stream: "marketing";
+        } | {
+            scope?: unknown;
         };
         CreateWebhookRequest: {
             /** @description Events to receive; missing or empty means all. */
@@ -2340,7 +2346,7 @@ export interface components {
              */
             id: number;
             /** @description The message whose bounce, complaint or unsubscribe caused it; null for `manual`. */
-            messageId: components["schemas"]["ResourceId"] | null;
+            messageId: string | null;
             reason: components["schemas"]["SuppressionReason"];
             /** @description The scope owner a `marketing` suppression applies to; empty is the whole project (always for `all`). */
             scope: string;
