@@ -7,6 +7,12 @@ import { invalid, notFound } from "../http/errors.ts";
 import { isSandboxAddress, SANDBOX_DOMAIN } from "../mail-sending/sandbox/sandbox-recipients.ts";
 import type { SuppressionRecord, SuppressionRepository } from "./suppression-repository.ts";
 
+interface CreateSuppressionBody {
+  address: string;
+  stream?: "all" | "marketing";
+  scope?: string;
+}
+
 const toApi = (s: SuppressionRecord) => ({
   id: s.id, address: s.address, reason: s.reason, stream: s.stream, scope: s.scope, messageId: s.messageId, detail: s.detail,
   createdAt: new Date(s.createdAt).toISOString(),
@@ -36,7 +42,10 @@ export function suppressionHandlers(deps: { suppressions: SuppressionRepository 
       return { suppressions: list.map(toApi) };
     },
 
-    async createSuppression({ body, auth }) {
+    async createSuppression({ body: request, auth }) {
+      // The contract's anyOf (no scope with `all`) makes the generated type a loose union; the
+      // validator has checked the body against the whole schema already.
+      const body = request as CreateSuppressionBody;
       const stream = body.stream ?? "all";
       const scope = body.scope ?? "";
       const problem = blockProblem(body.address, stream, scope);
