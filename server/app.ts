@@ -23,6 +23,7 @@ import { mailSendingHandlers } from "./mail-sending/handlers.ts";
 import type { Services } from "./services.ts";
 import { registerWebmailPages } from "./webmail/pages.ts";
 import { webmailHandlers } from "./webmail/handlers.ts";
+import { suppressionHandlers } from "./suppressions/handlers.ts";
 import { webhookHandlers } from "./webhooks/handlers.ts";
 import { withHttpWebhookUrls } from "./webhooks/webhook-url.ts";
 
@@ -71,6 +72,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...certificateHandlers({ certs: s.certificates, zones: s.zones, backend: s.backend, secrets: s.secrets, clock: s.clock, issuer: s.config.certificates.issuer, limits }),
       ...messengerHandlers(s.messenger),
       ...dlpHandlers({ dlp: s.dlpLog }),
+      ...suppressionHandlers({ suppressions: s.suppressions }),
     },
     {
       authorize: createAuthorize({ keys: s.keys, limiter: s.limiter }),

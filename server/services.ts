@@ -46,6 +46,7 @@ import { deliveryEngine, type DeliveryEngine } from "./webhooks/delivery-engine.
 import { SigningKeys } from "./webhooks/signing-keys.ts";
 import type { DeliveryStore } from "./webhooks/delivery-store.ts";
 import type { WebhookRepository } from "./webhooks/webhook-repository.ts";
+import type { SuppressionRepository } from "./suppressions/suppression-repository.ts";
 
 /**
  * What a store's composition gives: its repositories (caches included) and its Backend. Built by
@@ -73,6 +74,8 @@ export interface StoreServices {
   templates: TemplateRepository;
   certificates: CertificateRepository;
   dlpLog: DlpRepository;
+  /** The suppression list users see and change (server/suppressions, decision SU1). */
+  suppressions: SuppressionRepository;
   /** Messenger bots, presets and creation links (server/messenger). */
   bots: BotRepository;
 }

@@ -22,6 +22,9 @@ export type GetMailPolicyOperation = paths["/v1/mail/policy"]["get"];
 export type SendMailOperation = paths["/v1/mail/send"]["post"];
 export type SendMailBatchOperation = paths["/v1/mail/send-batch"]["post"];
 export type GetMailStatsOperation = paths["/v1/mail/stats"]["get"];
+export type ListSuppressionsOperation = paths["/v1/mail/suppressions"]["get"];
+export type CreateSuppressionOperation = paths["/v1/mail/suppressions"]["post"];
+export type DeleteSuppressionOperation = paths["/v1/mail/suppressions/{id}"]["delete"];
 export type ListMailboxesOperation = paths["/v1/mailboxes"]["get"];
 export type CreateMailboxOperation = paths["/v1/mailboxes"]["post"];
 export type DeleteMailboxOperation = paths["/v1/mailboxes/{id}"]["delete"];
@@ -104,6 +107,16 @@ export interface MailSendingHandlers<Auth = unknown> {
   getMailStats: Handler<GetMailStatsOperation, Auth>;
 }
 
+/** Operations tagged "Suppressions". */
+export interface SuppressionsHandlers<Auth = unknown> {
+  /** GET /v1/mail/suppressions (scope mail:suppressions) */
+  listSuppressions: Handler<ListSuppressionsOperation, Auth>;
+  /** POST /v1/mail/suppressions (scope mail:suppressions) */
+  createSuppression: Handler<CreateSuppressionOperation, Auth>;
+  /** DELETE /v1/mail/suppressions/{id} (scope mail:suppressions) */
+  deleteSuppression: Handler<DeleteSuppressionOperation, Auth>;
+}
+
 /** Operations tagged "Mailboxes". */
 export interface MailboxesHandlers<Auth = unknown> {
   /** GET /v1/mailboxes (scope mail:mailboxes) */
@@ -184,6 +197,7 @@ export type Handlers<Auth = unknown> =
   DNSHandlers<Auth> &
   GroupsHandlers<Auth> &
   MailSendingHandlers<Auth> &
+  SuppressionsHandlers<Auth> &
   MailboxesHandlers<Auth> &
   MailboxReadingHandlers<Auth> &
   MailDomainsHandlers<Auth> &

@@ -848,6 +848,50 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         }
       }
     },
+    "CreateSuppressionRequest": {
+      "type": "object",
+      "required": [
+        "address"
+      ],
+      "properties": {
+        "address": {
+          "$ref": "components.json#/$defs/EmailAddress",
+          "description": "The address to block. Test recipients of `sandbox.platform.test` are refused (decision SU2)."
+        },
+        "stream": {
+          "$ref": "components.json#/$defs/SuppressionStream",
+          "description": "`all` (default) blocks every message to the address; `marketing` only marketing mail of `scope`.",
+          "default": "all"
+        },
+        "scope": {
+          "type": "string",
+          "maxLength": 128,
+          "description": "With `stream: marketing`: the scope owner it applies to; empty (default) is the whole project. Not allowed with `all`."
+        }
+      },
+      "description": "A scope is only for `stream: marketing`: a block of all streams is project-wide (decision SU1).",
+      "anyOf": [
+        {
+          "required": [
+            "stream"
+          ],
+          "properties": {
+            "stream": {
+              "enum": [
+                "marketing"
+              ]
+            }
+          }
+        },
+        {
+          "properties": {
+            "scope": {
+              "maxLength": 0
+            }
+          }
+        }
+      ]
+    },
     "CreateWebhookRequest": {
       "type": "object",
       "required": [
@@ -2980,6 +3024,89 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       },
       "description": "An SRV record to create, at a name `_service._proto`; its priority is in `data`."
     },
+    "Suppression": {
+      "type": "object",
+      "required": [
+        "id",
+        "address",
+        "reason",
+        "stream",
+        "scope",
+        "messageId",
+        "detail",
+        "createdAt"
+      ],
+      "properties": {
+        "id": {
+          "type": "integer",
+          "format": "int64",
+          "minimum": 1,
+          "description": "Increases with each new suppression; the list's `before` cursor."
+        },
+        "address": {
+          "$ref": "components.json#/$defs/EmailAddress",
+          "description": "The blocked address, in lower case."
+        },
+        "reason": {
+          "$ref": "components.json#/$defs/SuppressionReason"
+        },
+        "stream": {
+          "$ref": "components.json#/$defs/SuppressionStream"
+        },
+        "scope": {
+          "type": "string",
+          "maxLength": 128,
+          "description": "The scope owner a `marketing` suppression applies to; empty is the whole project (always for `all`)."
+        },
+        "messageId": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The message whose bounce, complaint or unsubscribe caused it; null for `manual`."
+        },
+        "detail": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "What the receiving server said (a bounce's reply or DSN status); null otherwise."
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        }
+      },
+      "description": "A blocked recipient address of the project: mail to it is answered `suppressed` and not sent."
+    },
+    "SuppressionReason": {
+      "type": "string",
+      "enum": [
+        "bounced",
+        "complained",
+        "unsubscribed",
+        "manual"
+      ],
+      "description": "Why an address is blocked (decision SU1): `bounced` (a hard bounce), `complained` (a spam\nreport of a marketing message), `unsubscribed` (one-click unsubscribe), `manual` (added through\nthe API or the console). New reasons may be added within /v1 (decision V1).",
+      "x-extensible-enum": true
+    },
+    "SuppressionStream": {
+      "type": "string",
+      "enum": [
+        "all",
+        "marketing"
+      ],
+      "description": "Which mail a suppression stops: `all` (both streams, the whole project: a hard bounce, or a\nmanual block) or `marketing` (the marketing stream of one scope owner: a complaint, an\nunsubscribe, or a manual block). New values may be added within /v1 (decision V1).",
+      "x-extensible-enum": true
+    },
     "TemplateRef": {
       "type": "object",
       "required": [
@@ -4193,6 +4320,160 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "listSuppressions",
+    "tag": "Suppressions",
+    "method": "GET",
+    "path": "/v1/mail/suppressions",
+    "url": "/v1/mail/suppressions",
+    "scope": "mail:suppressions",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "limit": {
+            "type": "integer",
+            "format": "int32",
+            "minimum": 1,
+            "maximum": 200,
+            "default": 50
+          },
+          "before": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 1
+          },
+          "address": {
+            "$ref": "components.json#/$defs/EmailAddress"
+          },
+          "reason": {
+            "$ref": "components.json#/$defs/SuppressionReason"
+          },
+          "stream": {
+            "$ref": "components.json#/$defs/MailStream"
+          },
+          "scope": {
+            "type": "string",
+            "maxLength": 128
+          },
+          "since": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "properties": {
+            "suppressions": {
+              "type": "array",
+              "items": {
+                "$ref": "components.json#/$defs/Suppression"
+              }
+            }
+          },
+          "required": [
+            "suppressions"
+          ]
+        },
+        "400": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "401": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "createSuppression",
+    "tag": "Suppressions",
+    "method": "POST",
+    "path": "/v1/mail/suppressions",
+    "url": "/v1/mail/suppressions",
+    "scope": "mail:suppressions",
+    "schema": {
+      "body": {
+        "$ref": "components.json#/$defs/CreateSuppressionRequest"
+      },
+      "response": {
+        "200": {
+          "$ref": "components.json#/$defs/Suppression"
+        },
+        "400": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "401": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "deleteSuppression",
+    "tag": "Suppressions",
+    "method": "DELETE",
+    "path": "/v1/mail/suppressions/{id}",
+    "url": "/v1/mail/suppressions/:id",
+    "scope": "mail:suppressions",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 1
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "response": {
+        "200": {
+          "$ref": "components.json#/$defs/DeletedResponse"
+        },
+        "400": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "401": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "404": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "415": {

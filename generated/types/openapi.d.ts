@@ -378,6 +378,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mail/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List suppressions
+         * @description The project's suppressions, newest first. `stream` and `scope` select what a message of that
+         *     stream and scope would be blocked by (a project-wide `all` suppression blocks every stream and
+         *     scope).
+         *
+         *     Requires scope `mail:suppressions`.
+         */
+        get: operations["listSuppressions"];
+        put?: never;
+        /**
+         * Add a suppression
+         * @description Blocks an address (reason `manual`). Blocking what is already blocked the same way changes
+         *     nothing and answers the existing suppression, whatever its reason.
+         *
+         *     Requires scope `mail:suppressions`.
+         */
+        post: operations["createSuppression"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/suppressions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a suppression
+         * @description Lifts a suppression: the next message to the address is sent again.
+         *
+         *     Requires scope `mail:suppressions`.
+         */
+        delete: operations["deleteSuppression"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mailboxes": {
         parameters: {
             query?: never;
@@ -1344,6 +1397,23 @@ export interface components {
             email: components["schemas"]["EmailAddress"];
             id: components["schemas"]["ResourceId"];
         };
+        /** @description A scope is only for `stream: marketing`: a block of all streams is project-wide (decision SU1). */
+        CreateSuppressionRequest: {
+            /** @description The address to block. Test recipients of `sandbox.platform.test` are refused (decision SU2). */
+            address: components["schemas"]["EmailAddress"];
+            /** @description With `stream: marketing`: the scope owner it applies to; empty (default) is the whole project. Not allowed with `all`. */
+            scope?: string;
+            /**
+             * @description `all` (default) blocks every message to the address; `marketing` only marketing mail of `scope`.
+             * @default all
+             */
+            stream: components["schemas"]["SuppressionStream"];
+        } | {
+            /** @enum {unknown} */
+            stream: "marketing";
+        } | {
+            scope?: unknown;
+        };
         CreateWebhookRequest: {
             /** @description Events to receive; missing or empty means all. */
             events?: components["schemas"]["EventType"][];
@@ -2262,6 +2332,40 @@ export interface components {
              */
             type: "SRV";
         };
+        /** @description A blocked recipient address of the project: mail to it is answered `suppressed` and not sent. */
+        Suppression: {
+            /** @description The blocked address, in lower case. */
+            address: components["schemas"]["EmailAddress"];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description What the receiving server said (a bounce's reply or DSN status); null otherwise. */
+            detail: string | null;
+            /**
+             * Format: int64
+             * @description Increases with each new suppression; the list's `before` cursor.
+             */
+            id: number;
+            /** @description The message whose bounce, complaint or unsubscribe caused it; null for `manual`. */
+            messageId: string | null;
+            reason: components["schemas"]["SuppressionReason"];
+            /** @description The scope owner a `marketing` suppression applies to; empty is the whole project (always for `all`). */
+            scope: string;
+            stream: components["schemas"]["SuppressionStream"];
+        };
+        /**
+         * @description Why an address is blocked (decision SU1): `bounced` (a hard bounce), `complained` (a spam
+         *     report of a marketing message), `unsubscribed` (one-click unsubscribe), `manual` (added through
+         *     the API or the console). New reasons may be added within /v1 (decision V1).
+         * @enum {string}
+         */
+        SuppressionReason: "bounced" | "complained" | "unsubscribed" | "manual";
+        /**
+         * @description Which mail a suppression stops: `all` (both streams, the whole project: a hard bounce, or a
+         *     manual block) or `marketing` (the marketing stream of one scope owner: a complaint, an
+         *     unsubscribe, or a manual block). New values may be added within /v1 (decision V1).
+         * @enum {string}
+         */
+        SuppressionStream: "all" | "marketing";
         /**
          * @description A reference to a stored project template (docs/decisions.md, "Template reference"). The
          *     template provides subject, text and HTML; `{{name}}` placeholders are filled from `vars`.
@@ -4583,6 +4687,335 @@ export interface operations {
                     "RateLimit-Reset": number;
                     /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
                     "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's rate limit (`rate_limited`) or a daily or monthly quota (`quota_exceeded`) is used up. */
+            429: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before the next request can succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSuppressions: {
+        parameters: {
+            query?: {
+                /** @description Only this address (any case). */
+                address?: components["schemas"]["EmailAddress"];
+                /**
+                 * @description Only suppressions older than this one: pass the last `id` of a page to get the next page
+                 *     (a cursor, so suppressions added or removed meanwhile do not shift the pages).
+                 */
+                before?: number;
+                /** @description Page size, 1 to 200. */
+                limit?: number;
+                /** @description Only suppressions with this reason. */
+                reason?: components["schemas"]["SuppressionReason"];
+                /** @description Only suppressions that block mail of this scope owner (project-wide ones included). */
+                scope?: string;
+                /** @description Only suppressions created strictly after this time. */
+                since?: string;
+                /** @description Only suppressions that block mail of this stream. */
+                stream?: components["schemas"]["MailStream"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A successful answer: HTTP 200 with a JSON body. */
+            200: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suppressions: components["schemas"]["Suppression"][];
+                    };
+                };
+            };
+            /** @description The request breaks a rule of the contract; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is valid but lacks the scope the operation requires. */
+            403: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's rate limit (`rate_limited`) or a daily or monthly quota (`quota_exceeded`) is used up. */
+            429: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before the next request can succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSuppressionRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful answer: HTTP 200 with a JSON body. */
+            200: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suppression"];
+                };
+            };
+            /** @description The request breaks a rule of the contract; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is valid but lacks the scope the operation requires. */
+            403: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's rate limit (`rate_limited`) or a daily or monthly quota (`quota_exceeded`) is used up. */
+            429: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before the next request can succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A successful answer: HTTP 200 with a JSON body. */
+            200: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            /** @description The request breaks a rule of the contract; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is valid but lacks the scope the operation requires. */
+            403: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in the key's project (another project's resource answers the same). */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,6 +11,8 @@ import type { TemplateRepository } from "../mail-sending/template-repository.ts"
 import type { BotRepository } from "../messenger/bot-repository.ts";
 import { presetUsage, runPresetCommand } from "../messenger/preset-commands.ts";
 import type { DlpMode, ProjectRepository } from "../projects/project-repository.ts";
+import { runSuppressionCommand, suppressionUsage } from "../suppressions/suppression-commands.ts";
+import type { SuppressionRepository } from "../suppressions/suppression-repository.ts";
 
 /** The repositories the console works on: db/sqlite-services.ts or db/postgres/pg-services.ts. */
 export interface ConsoleStore {
@@ -20,6 +22,8 @@ export interface ConsoleStore {
   templates?: TemplateRepository;
   /** Messenger bot presets; absent, the presets commands are unavailable. */
   bots?: BotRepository;
+  /** The suppression list (server/suppressions); absent, the suppressions commands are unavailable. */
+  suppressions?: SuppressionRepository;
 }
 
 export interface ConsoleDeps extends ConsoleStore {
@@ -46,6 +50,7 @@ export const usage = `platform-admin <command>
   dlp set --project <id> --mode <off|warn|block> [--ocr <on|off>] [--types <card,iban,...|all>]
   dlp show --project <id>
 ${templateUsage}
+${suppressionUsage}
 ${presetUsage}
 
 Works on the server's database (DATABASE_URL or DATA_DIR, PLATFORM_CONFIG, as the server).`;
@@ -72,6 +77,13 @@ const options = {
   "text-file": { type: "string" },
   "html-file": { type: "string" },
   version: { type: "string" },
+  address: { type: "string" },
+  reason: { type: "string" },
+  stream: { type: "string" },
+  scope: { type: "string" },
+  since: { type: "string" },
+  before: { type: "string" },
+  limit: { type: "string" },
 } as const;
 
 export async function runCommand(deps: ConsoleDeps, argv: string[]): Promise<string> {
@@ -92,6 +104,11 @@ export async function runCommand(deps: ConsoleDeps, argv: string[]): Promise<str
       action, rest, projectId: project.id, name: v.name, forwardUrl: v["forward-url"], commands: v.commands,
       description: v.description, shortDescription: v["short-description"],
     }, (message) => new UsageError(message));
+  }
+
+  if (area === "suppressions" && deps.suppressions && action) {
+    const project = await requireProject(deps, v.project);
+    return runSuppressionCommand(deps.suppressions, action, rest, project.id, v, (message) => new UsageError(message), table);
   }
 
   switch (command) {

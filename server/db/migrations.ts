@@ -17,6 +17,7 @@ import { mailDomainMigrations } from "../maildomains/migrations.ts";
 import { mailSendingMigrations } from "../mail-sending/migrations.ts";
 import { messengerMigrations } from "../messenger/migrations.ts";
 import { projectMigrations } from "../projects/migrations.ts";
+import { suppressionMigrations } from "../suppressions/migrations.ts";
 import { webhookMigrations } from "../webhooks/migrations.ts";
 import { webmailMigrations } from "../webmail/migrations.ts";
 import type { Migration } from "./migration.ts";
@@ -32,6 +33,7 @@ export const migrations: Migration[] = [
   ...webhookMigrations,
   ...jobMigrations,
   ...mailSendingMigrations,
+  ...suppressionMigrations,
   ...dlpMigrations,
   ...mailboxMessageMigrations,
   ...certificateMigrations,

@@ -9,6 +9,7 @@ import { SqlCertificateRepository } from "../certificates/certificate-repository
 import { consoleStoreOn } from "../console/console-store.ts";
 import type { ConsoleStore } from "../console/commands.ts";
 import { SqlDlpRepository } from "../dlp/dlp-repository.ts";
+import { SqlSuppressionRepository } from "../suppressions/suppression-repository.ts";
 import { zoneRepository } from "../dns/zone-repository.ts";
 import { ThreadedDeliveryRepository } from "../inbound/delivery-writer.ts";
 import { SqlMessageOutcomes } from "../mail-sending/message-outcomes.ts";
@@ -56,6 +57,7 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
     templates: new SqlTemplateRepository(store),
     certificates: new SqlCertificateRepository(store, clock),
     dlpLog: new SqlDlpRepository(store),
+    suppressions: new SqlSuppressionRepository(store, clock),
     bots: new SqlBotRepository(store),
   };
 }

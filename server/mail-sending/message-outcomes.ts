@@ -95,7 +95,7 @@ export class SqlMessageOutcomes implements DeliveryOutcomes, MessageFeedback {
       // A DSN can come after the recipient's server said 250 (delivered), within a window (T7).
       if (!r || !(await this.move(tx, id, bounceableFrom(r.delivered_at, this.clock.now()), to, ", last_error = ?", [bounce.reason]))) return false;
       if (bounce.bounceType === "hard") {
-        await suppress(tx, { projectId: r.project_id, address: r.to_addr, kind: "hard", scope: "", reason: bounce.reason, messageId: id, at: this.clock.now() });
+        await suppress(tx, { projectId: r.project_id, address: r.to_addr, kind: "hard", scope: "", reason: "bounced", detail: bounce.reason, messageId: id, at: this.clock.now() });
       }
       await this.emit(tx, r, "mail.bounced", { bounceType: bounce.bounceType, reason: bounce.reason });
       return true;
@@ -107,7 +107,7 @@ export class SqlMessageOutcomes implements DeliveryOutcomes, MessageFeedback {
       const r = await this.row(tx, id);
       if (!r || !(await this.move(tx, id, ["delivered", "sent", "delayed"], "complained"))) return false;
       if (r.stream === "marketing") {
-        await suppress(tx, { projectId: r.project_id, address: r.to_addr, kind: "marketing", scope: r.scope, reason: "complaint", messageId: id, at: this.clock.now() });
+        await suppress(tx, { projectId: r.project_id, address: r.to_addr, kind: "marketing", scope: r.scope, reason: "complained", messageId: id, at: this.clock.now() });
       }
       await this.emit(tx, r, "mail.complained", { scope: r.scope });
       return true;
@@ -119,7 +119,7 @@ export class SqlMessageOutcomes implements DeliveryOutcomes, MessageFeedback {
       const r = await this.row(tx, id);
       if (!r) return false;
       // The transactional stream ignores unsubscribes, so only marketing rows stop future mail.
-      await suppress(tx, { projectId: r.project_id, address: r.to_addr, kind: "marketing", scope: r.scope, reason: "unsubscribe", messageId: id, at: this.clock.now() });
+      await suppress(tx, { projectId: r.project_id, address: r.to_addr, kind: "marketing", scope: r.scope, reason: "unsubscribed", messageId: id, at: this.clock.now() });
       return true;
     });
   }

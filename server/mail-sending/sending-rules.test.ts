@@ -10,7 +10,7 @@ import { backends, newProject, useStore } from "../test/backends.ts";
 import type { AcceptOutcome, NewMessage } from "./message-repository.ts";
 import { SqlSentMessageRepository } from "./sent-message-repository.ts";
 import { mailOutboxOf } from "./test/mail-outbox-of.ts";
-import { isSuppressed, suppress } from "./suppression-rules.ts";
+import { isSuppressed, suppress, type SuppressionReason } from "./suppression-rules.ts";
 
 const DAY = 24 * 3_600_000;
 
@@ -28,7 +28,7 @@ for (const backend of backends) describe(`sending rules on ${backend}`, () => {
   });
 
   let seq = 0;
-  const block = (projectId: string, address: string, kind: "hard" | "marketing", scope: string, reason = "test") =>
+  const block = (projectId: string, address: string, kind: "hard" | "marketing", scope: string, reason: SuppressionReason = "manual") =>
     suppress(db, { projectId, address, kind, scope, reason, messageId: `msg_${++seq}`, at: clock.now() });
   const rows = (projectId: string, address: string) =>
     db.all("SELECT kind, scope, reason FROM suppressions WHERE project_id = ? AND address = ? ORDER BY kind, scope", [projectId, address]);
@@ -46,7 +46,7 @@ for (const backend of backends) describe(`sending rules on ${backend}`, () => {
     it("a hard bounce is project-wide: whatever scope it came with, one row with the empty scope", async () => {
       await block(p1, "scoped-hard@rules.test", "hard", "shop-a");
       await block(p1, "scoped-hard@rules.test", "hard", "shop-b");
-      expect(await rows(p1, "scoped-hard@rules.test")).toEqual([{ kind: "hard", scope: "", reason: "test" }]);
+      expect(await rows(p1, "scoped-hard@rules.test")).toEqual([{ kind: "hard", scope: "", reason: "manual" }]);
       expect(await isSuppressed(db, p1, "scoped-hard@rules.test", "marketing", "shop-c")).toBe(true);
     });
 
@@ -66,7 +66,7 @@ for (const backend of backends) describe(`sending rules on ${backend}`, () => {
       // The project's own marketing (empty scope) is another sender than shop-a.
       expect(await isSuppressed(db, p1, "unsub@rules.test", "marketing", "")).toBe(false);
       expect(await isSuppressed(db, p1, "unsub@rules.test", "transactional", "shop-a")).toBe(false);
-      expect(await rows(p1, "unsub@rules.test")).toEqual([{ kind: "marketing", scope: "shop-a", reason: "test" }]);
+      expect(await rows(p1, "unsub@rules.test")).toEqual([{ kind: "marketing", scope: "shop-a", reason: "manual" }]);
     });
 
     it("addresses compare without case, however they were written on either side", async () => {
@@ -77,9 +77,9 @@ for (const backend of backends) describe(`sending rules on ${backend}`, () => {
     });
 
     it("a second event for the same block keeps the first (its reason and message)", async () => {
-      await block(p1, "twice@rules.test", "marketing", "shop-a", "complaint");
-      await block(p1, "twice@rules.test", "marketing", "shop-a", "unsubscribe");
-      expect(await rows(p1, "twice@rules.test")).toEqual([{ kind: "marketing", scope: "shop-a", reason: "complaint" }]);
+      await block(p1, "twice@rules.test", "marketing", "shop-a", "complained");
+      await block(p1, "twice@rules.test", "marketing", "shop-a", "unsubscribed");
+      expect(await rows(p1, "twice@rules.test")).toEqual([{ kind: "marketing", scope: "shop-a", reason: "complained" }]);
     });
   });
 

@@ -120,14 +120,16 @@ it("the README's sandbox program gets each outcome's event, signature verified, 
   const code = child.exitCode ?? (await new Promise((resolve) => child!.once("exit", resolve)));
   expect(code).toBe(0);
 
-  // The real suppression rules: a hard bounce suppresses the address, a tag gives a fresh one.
+  // Test recipients are never suppressed (decision SU2): bounced@ is sent (and bounces) again,
+  // and the list the API shows has none of them.
+  expect((await demo.api("GET", "/v1/mail/suppressions")).body).toEqual({ suppressions: [] });
   const again = await demo.api("POST", "/v1/mail/send", {
     from: "hello@example.test",
     to: at("bounced"),
     subject: "Again",
     text: "x",
   });
-  expect(again.body.status).toBe("suppressed");
+  expect(again.body.status).toBe("sent");
   const tagged = await demo.api("POST", "/v1/mail/send", {
     from: "hello@example.test",
     to: at("bounced+run2"),

@@ -12,11 +12,13 @@ export declare const operationScopes: {
     readonly createGroup: "mail:mailboxes";
     readonly createMailbox: "mail:mailboxes";
     readonly createMailDomain: "mail:domains";
+    readonly createSuppression: "mail:suppressions";
     readonly createWebhook: "webhooks";
     readonly createWebmailLoginLink: "webmail:login";
     readonly deleteDnsRecord: "dns:records";
     readonly deleteGroup: "mail:mailboxes";
     readonly deleteMailbox: "mail:mailboxes";
+    readonly deleteSuppression: "mail:suppressions";
     readonly deleteWebhook: "webhooks";
     readonly downloadCertificate: "cert:read";
     readonly findMailboxMessage: "mail:read";
@@ -40,6 +42,7 @@ export declare const operationScopes: {
     readonly listMailDomains: "mail:domains";
     readonly listPresets: "messenger:bots";
     readonly listSentMessages: "mail:send";
+    readonly listSuppressions: "mail:suppressions";
     readonly listWebhookDeliveries: "webhooks";
     readonly listWebhooks: "webhooks";
     readonly redeliverWebhookDelivery: "webhooks";

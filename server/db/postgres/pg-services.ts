@@ -10,6 +10,7 @@ import { SqlCertificateRepository } from "../../certificates/certificate-reposit
 import { consoleStoreOn } from "../../console/console-store.ts";
 import type { ConsoleStore } from "../../console/commands.ts";
 import { SqlDlpRepository } from "../../dlp/dlp-repository.ts";
+import { SqlSuppressionRepository } from "../../suppressions/suppression-repository.ts";
 import { zoneRepository } from "../../dns/zone-repository.ts";
 import { SqlDeliveryRepository, type DeliveryRepository } from "../../inbound/delivery-repository.ts";
 import { SqlMessageOutcomes } from "../../mail-sending/message-outcomes.ts";
@@ -70,6 +71,7 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     templates: new SqlTemplateRepository(store),
     certificates: new SqlCertificateRepository(store, clock),
     dlpLog: new SqlDlpRepository(store),
+    suppressions: new SqlSuppressionRepository(store, clock),
     bots: new SqlBotRepository(store),
   };
 }

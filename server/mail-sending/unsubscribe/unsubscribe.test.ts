@@ -88,7 +88,7 @@ describe("the unsubscribe URL", () => {
     expect(await page.textContent("#done")).toBe("You are unsubscribed");
     await context.close();
 
-    expect(suppressionsOf("reader@recipient.test")).toEqual([{ kind: "marketing", scope: "tenant-a", reason: "unsubscribe" }]);
+    expect(suppressionsOf("reader@recipient.test")).toEqual([{ kind: "marketing", scope: "tenant-a", reason: "unsubscribed" }]);
     // Marketing for the same owner is suppressed; another owner and the transactional stream are not.
     expect((await send("reader@recipient.test", { stream: "marketing", scope: "tenant-a" })).status).toBe("suppressed");
     expect((await send("reader@recipient.test", { stream: "marketing", scope: "tenant-b" })).status).toBe("sent");
@@ -102,7 +102,7 @@ describe("the unsubscribe URL", () => {
     const form = new FormData();
     form.set("List-Unsubscribe", "One-Click");
     expect((await fetch(m.url, { method: "POST", body: form })).status).toBe(200);
-    expect(suppressionsOf("whole@recipient.test")).toEqual([{ kind: "marketing", scope: "", reason: "unsubscribe" }]);
+    expect(suppressionsOf("whole@recipient.test")).toEqual([{ kind: "marketing", scope: "", reason: "unsubscribed" }]);
     // An empty scope is the whole project: every owner's marketing stops, transactional goes on.
     expect((await send("whole@recipient.test", { stream: "marketing", scope: "tenant-z" })).status).toBe("suppressed");
     expect((await send("whole@recipient.test", { stream: "transactional" })).status).toBe("sent");
