@@ -5,7 +5,7 @@
 // own harness) in a child process of its own, so its CPU time (all its threads) is its alone;
 // on PostgreSQL the cluster's CPU per unit is read as well (the server's side of the statements).
 //   npm run bench:compare -- [--old 9cecd55] [--new .] [--rounds 6] [--duration 3]
-//                            [--only http,accept,relay,inbound] [--skip-postgres]
+//                            [--only http,accept,relay,inbound] [--skip-postgres] [--skip-sqlite]
 // --new . is the working tree as it is; any other value is a commit, checked out like --old.
 // Prints per path and store: rate old and new, the median of per-round new/old ratios, and the
 // server's CPU per request or message (less moved by the load than the rate) with its ratio.
@@ -47,6 +47,7 @@ interface Options {
   rounds: number;
   duration: number;
   trees: Record<Side, Tree>;
+  stores: Set<Store>;
   postgres?: { newDatabase(): Promise<string>; cpu: () => number };
 }
 
@@ -87,7 +88,7 @@ async function stopAll(targets: Map<Store, Record<Side, Measured>>): Promise<voi
 }
 
 /** Which stores a path is measured on: PostgreSQL where its own bench has it and a cluster runs. */
-const storesOf = (o: Options, postgresToo: boolean): Store[] => (postgresToo && o.postgres ? ["SQLite", "PostgreSQL"] : ["SQLite"]);
+const storesOf = (o: Options, postgresToo: boolean): Store[] => ((postgresToo && o.postgres ? ["SQLite", "PostgreSQL"] : ["SQLite"]) as Store[]).filter((s) => o.stores.has(s));
 
 async function envFor(store: Store): Promise<NodeJS.ProcessEnv> {
   // A shared store takes its server key from the environment (decision P6).
@@ -180,6 +181,7 @@ async function compareInbound(o: Options, connections: number): Promise<Comparis
   const targets = new Map<Store, Record<Side, Measured>>();
   try {
     const sides = {} as Record<Side, Measured>;
+    if (!o.stores.has("SQLite")) return [];
     targets.set("SQLite", sides);
     for (const side of SIDES) {
       const process = await startTargetProcess(fileIn(o.trees[side], "bench/inbound/bench.ts", "server/inbound/bench.ts"), { inboundBenchTarget: "platform" }, "stop");
@@ -246,6 +248,7 @@ async function main(): Promise<void> {
       duration: { type: "string", default: "3" },
       only: { type: "string", default: "http,accept,relay,inbound" },
       "skip-postgres": { type: "boolean", default: false },
+      "skip-sqlite": { type: "boolean", default: false },
       "relay-messages": { type: "string", default: "400" },
       "inbound-connections": { type: "string", default: "10" },
     },
@@ -262,7 +265,8 @@ async function main(): Promise<void> {
       // measure a dependency's change as ours.
       if (drift.length) throw new Error(`${trees[side].label} pins other versions than this tree's node_modules: ${drift.join("; ")}`);
     }
-    const o: Options = { rounds: Number(values.rounds), duration: Number(values.duration), trees };
+    const stores = new Set((["SQLite", "PostgreSQL"] as Store[]).filter((s) => !values[s === "SQLite" ? "skip-sqlite" : "skip-postgres"]));
+    const o: Options = { rounds: Number(values.rounds), duration: Number(values.duration), trees, stores };
     if (!values["skip-postgres"] && (only.has("http") || only.has("accept") || only.has("relay"))) {
       cluster = await (await import("../test/support/postgres.ts")).startPostgres();
       o.postgres = { newDatabase: () => cluster!.newDatabase(), cpu: await postgresCpu(cluster.url) };
@@ -273,6 +277,7 @@ async function main(): Promise<void> {
     const run = async (label: string, measure: () => Promise<Comparison[]>) => {
       const loadBefore = loadLine();
       const results = await measure();
+      if (!results.length) return;
       console.log(`\n${results[0].name}, ${o.rounds} rounds (${loadBefore} before, ${loadLine()} after)`);
       for (const c of results) console.log(print(c, trees).join("\n"));
       all.push(...results);
