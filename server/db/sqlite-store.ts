@@ -12,7 +12,7 @@
 // The price is a promise per statement where node:sqlite needs none, and a queue only while a
 // transaction is open (measured in server/README.md, Benchmarks).
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { otherWriterWatcher } from "./data-version.ts";
 import type { Dialect, Param, RunResult, Sql, Store, TxOptions } from "./sql.ts";
 import { prepare } from "./statements.ts";
@@ -40,6 +40,8 @@ interface Frame {
   notes: [string, string][];
   /** Nested transactions of this frame run one after the other: savepoints are a stack. */
   chain: Promise<unknown>;
+  /** Nested transactions of this frame started and not yet settled: none, and the next starts at once. */
+  running: number;
   depth: number;
 }
 
@@ -83,6 +85,7 @@ export class SqliteStore implements Store {
   /** The file's gate: held while a transaction holds it or it has been handed to the next waiter. */
   private readonly gate: Gate;
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly statements = new Map<string, StatementSync>();
   /** The connection's own setting (FULL), restored after a relaxed commit. */
   private readonly synchronous: number;
 
@@ -92,16 +95,52 @@ export class SqliteStore implements Store {
     this.synchronous = (db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
   }
 
+  // The three statements run at once when the connection is free or held by the caller's own
+  // transaction (the common case: no closure, one settled promise); otherwise in turn.
   all<R>(sql: string, params?: readonly Param[]): Promise<R[]> {
-    return this.statement(() => prepare(this.db, sql).all(...bind(params)) as R[]);
+    if (this.gate.held && !this.open()) return this.inTurn(() => this.prepared(sql).all(...bind(params)) as R[]);
+    try {
+      return Promise.resolve(this.prepared(sql).all(...bind(params)) as R[]);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   get<R>(sql: string, params?: readonly Param[]): Promise<R | undefined> {
-    return this.statement(() => prepare(this.db, sql).get(...bind(params)) as R | undefined);
+    if (this.gate.held && !this.open()) return this.inTurn(() => this.prepared(sql).get(...bind(params)) as R | undefined);
+    try {
+      return Promise.resolve(this.prepared(sql).get(...bind(params)) as R | undefined);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   run(sql: string, params?: readonly Param[]): Promise<RunResult> {
-    return this.statement(() => ({ changes: Number(prepare(this.db, sql).run(...bind(params)).changes) }));
+    if (this.gate.held && !this.open()) return this.inTurn(() => ({ changes: Number(this.prepared(sql).run(...bind(params)).changes) }));
+    try {
+      return Promise.resolve({ changes: Number(this.prepared(sql).run(...bind(params)).changes) });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  // Inside a transaction a failure fails it, as one statement's does (on PostgreSQL the whole
+  // transaction is then aborted, so no caller goes on after it without a savepoint of its own);
+  // outside one, the step is made atomic by a savepoint of its own.
+  runAll(statements: readonly (readonly [string, (readonly Param[])?])[]): Promise<void> {
+    const inside = this.open() !== undefined;
+    return this.statement(() => {
+      const run = (sql: string) => prepare(this.db, sql).run();
+      if (!inside) run("SAVEPOINT run_all");
+      try {
+        for (const [sql, params] of statements) prepare(this.db, sql).run(...bind(params));
+      } catch (error) {
+        if (!inside) run("ROLLBACK TO run_all");
+        throw error;
+      } finally {
+        if (!inside) run("RELEASE run_all");
+      }
+    });
   }
 
   exec(sql: string): Promise<void> {
@@ -123,7 +162,7 @@ export class SqliteStore implements Store {
     const parent = this.open();
     if (parent) return this.savepoint(parent, fn);
     await this.acquire();
-    const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), depth: 0 };
+    const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), running: 0, depth: 0 };
     const run = (sql: string) => prepare(this.db, sql).run();
     try {
       if (options.relaxed) run("PRAGMA synchronous = NORMAL");
@@ -173,6 +212,13 @@ export class SqliteStore implements Store {
     return frame?.open ? frame : undefined;
   }
 
+  /** This connection's prepared statement for `sql`, cached on the store (one map lookup). */
+  private prepared(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = prepare(this.db, sql)));
+    return statement;
+  }
+
   private statement<T>(work: () => T): Promise<T> {
     if (!this.gate.held || this.open()) {
       try {
@@ -181,7 +227,11 @@ export class SqliteStore implements Store {
         return Promise.reject(error as Error);
       }
     }
-    // A transaction of another context holds the connection: run after it, in turn.
+    return this.inTurn(work);
+  }
+
+  /** A transaction of another context holds the connection: run after it, in turn. */
+  private inTurn<T>(work: () => T): Promise<T> {
     return this.acquire().then(() => {
       try {
         return work();
@@ -206,12 +256,17 @@ export class SqliteStore implements Store {
     else this.gate.held = false;
   }
 
-  private async savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {
-    const turn = parent.chain.then(async () => {
+  private savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const body = async () => {
       const name = `sp${parent.depth + 1}`;
-      const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), depth: parent.depth + 1 };
-      const run = (sql: string) => prepare(this.db, sql).run();
-      run(`SAVEPOINT ${name}`);
+      const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), running: 0, depth: parent.depth + 1 };
+      const run = (sql: string) => this.prepared(sql).run();
+      try {
+        run(`SAVEPOINT ${name}`);
+      } catch (error) {
+        parent.running--;
+        throw error;
+      }
       try {
         const result = await this.context.run(frame, () => fn(this));
         run(`RELEASE ${name}`);
@@ -223,8 +278,12 @@ export class SqliteStore implements Store {
         throw error;
       } finally {
         frame.open = false;
+        parent.running--;
       }
-    });
+    };
+    // None of the frame's savepoints open: this one starts now (a group commit's members, one
+    // after the other, skip a turn each); else after the open ones, savepoints being a stack.
+    const turn = parent.running++ === 0 ? body() : parent.chain.then(body);
     parent.chain = turn.catch(() => {});
     return turn;
   }

@@ -109,6 +109,16 @@ export class PostgresStore implements Store {
     return { changes: (await this.query(sql, params)).rowCount ?? 0 };
   }
 
+  async runAll(statements: readonly (readonly [string, (readonly Param[])?])[]): Promise<void> {
+    if (statements.length === 0) return;
+    // WITH w1 AS (first), w2 AS (second) last: PostgreSQL runs every data-modifying item once
+    // and to completion whether or not the main statement reads it, and fires the foreign-key
+    // checks of them all at the end of the statement.
+    const items = statements.slice(0, -1).map(([sql], i) => `w${i + 1} AS (${sql})`);
+    const text = items.length ? `WITH ${items.join(", ")} ${statements[statements.length - 1][0]}` : statements[0][0];
+    await this.query(text, statements.flatMap(([, params]) => params ?? []));
+  }
+
   async exec(sql: string): Promise<void> {
     await this.on().query(sql);
   }
