@@ -15,6 +15,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { otherWriterWatcher } from "./data-version.ts";
 import type { Dialect, Param, RunResult, Sql, Store, TxOptions } from "./sql.ts";
+import { inSavepoint, type Frame as SavepointFrame } from "./savepoints.ts";
 import { prepare } from "./statements.ts";
 
 export const sqliteDialect: Dialect = {
@@ -33,16 +34,9 @@ export const sqliteDialect: Dialect = {
   eachKey: (param, table, rows) => `json_each(${param}) k JOIN ${table} j ON j.id IN (${rows("k.value", "id")})`,
 };
 
-/** A transaction or a savepoint of one, in the async context of its callback. */
-interface Frame {
-  open: boolean;
-  /** Notifications to deliver when the outermost transaction commits. */
+/** A transaction or a savepoint of one, with the notifications to deliver when the outermost commits. */
+interface Frame extends SavepointFrame {
   notes: [string, string][];
-  /** Nested transactions of this frame run one after the other: savepoints are a stack. */
-  chain: Promise<unknown>;
-  /** Nested transactions of this frame started and not yet settled: none, and the next starts at once. */
-  running: number;
-  depth: number;
 }
 
 type Listener = (payload: string | undefined) => void;
@@ -257,35 +251,16 @@ export class SqliteStore implements Store {
   }
 
   private savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {
-    const body = async () => {
-      const name = `sp${parent.depth + 1}`;
-      const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), running: 0, depth: parent.depth + 1 };
-      const run = (sql: string) => this.prepared(sql).run();
-      try {
-        run(`SAVEPOINT ${name}`);
-      } catch (error) {
-        parent.running--;
-        throw error;
-      }
-      try {
-        const result = await this.context.run(frame, () => fn(this));
-        run(`RELEASE ${name}`);
-        parent.notes.push(...frame.notes);
-        return result;
-      } catch (error) {
-        run(`ROLLBACK TO ${name}`);
-        run(`RELEASE ${name}`);
-        throw error;
-      } finally {
-        frame.open = false;
-        parent.running--;
-      }
-    };
-    // None of the frame's savepoints open: this one starts now (a group commit's members, one
-    // after the other, skip a turn each); else after the open ones, savepoints being a stack.
-    const turn = parent.running++ === 0 ? body() : parent.chain.then(body);
-    parent.chain = turn.catch(() => {});
-    return turn;
+    return inSavepoint(
+      parent,
+      {
+        frame: (depth) => ({ open: true, notes: [], chain: Promise.resolve(), running: 0, depth }),
+        exec: (sql) => this.prepared(sql).run(),
+        enter: (frame, run) => this.context.run(frame, run),
+        released: (child) => parent.notes.push(...child.notes),
+      },
+      () => fn(this),
+    );
   }
 
   private deliver(notes: [string, string][]): void {
