@@ -23,7 +23,7 @@ export interface RelayBench {
 }
 
 /** The loopback sink in a thread of its own, so neither target's CPU or loop carries it. */
-function startSinkThread(): Promise<{ port: number; received(): Promise<number>; stop(): Promise<void> }> {
+export function startSinkThread(): Promise<{ port: number; received(): Promise<number>; stop(): Promise<void> }> {
   const worker = new Worker(new URL(import.meta.url), { workerData: { sink: true } });
   const ask = () => new Promise<number>((resolve) => {
     worker.once("message", resolve);

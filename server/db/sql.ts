@@ -45,6 +45,16 @@ export interface Sql {
   get<R>(sql: string, params?: readonly Param[]): Promise<R | undefined>;
   /** One statement for its effect. */
   run(sql: string, params?: readonly Param[]): Promise<RunResult>;
+  /**
+   * Several writes as one step, in order, for their effect: on PostgreSQL one statement (the
+   * first ones as data-modifying WITH items), so one round trip where each would take its own;
+   * on SQLite one after the other. All see the rows as they were before the step (PostgreSQL runs
+   * the items on one snapshot): no statement may read or change what another of the step writes
+   * (foreign keys between them are fine: they are checked at the end of the step). Atomic: inside
+   * a transaction a failure fails it as any statement's does. The last statement must not have
+   * a WITH of its own. Decision P10.
+   */
+  runAll(statements: readonly (readonly [sql: string, params?: readonly Param[]])[]): Promise<void>;
   /** Several statements without parameters (schema changes). */
   exec(sql: string): Promise<void>;
   /**

@@ -12,9 +12,10 @@
 // The price is a promise per statement where node:sqlite needs none, and a queue only while a
 // transaction is open (measured in server/README.md, Benchmarks).
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { otherWriterWatcher } from "./data-version.ts";
 import type { Dialect, Param, RunResult, Sql, Store, TxOptions } from "./sql.ts";
+import { inSavepoint, type Frame as SavepointFrame } from "./savepoints.ts";
 import { prepare } from "./statements.ts";
 
 export const sqliteDialect: Dialect = {
@@ -33,14 +34,9 @@ export const sqliteDialect: Dialect = {
   eachKey: (param, table, rows) => `json_each(${param}) k JOIN ${table} j ON j.id IN (${rows("k.value", "id")})`,
 };
 
-/** A transaction or a savepoint of one, in the async context of its callback. */
-interface Frame {
-  open: boolean;
-  /** Notifications to deliver when the outermost transaction commits. */
+/** A transaction or a savepoint of one, with the notifications to deliver when the outermost commits. */
+interface Frame extends SavepointFrame {
   notes: [string, string][];
-  /** Nested transactions of this frame run one after the other: savepoints are a stack. */
-  chain: Promise<unknown>;
-  depth: number;
 }
 
 type Listener = (payload: string | undefined) => void;
@@ -83,6 +79,7 @@ export class SqliteStore implements Store {
   /** The file's gate: held while a transaction holds it or it has been handed to the next waiter. */
   private readonly gate: Gate;
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly statements = new Map<string, StatementSync>();
   /** The connection's own setting (FULL), restored after a relaxed commit. */
   private readonly synchronous: number;
 
@@ -92,16 +89,52 @@ export class SqliteStore implements Store {
     this.synchronous = (db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
   }
 
+  // The three statements run at once when the connection is free or held by the caller's own
+  // transaction (the common case: no closure, one settled promise); otherwise in turn.
   all<R>(sql: string, params?: readonly Param[]): Promise<R[]> {
-    return this.statement(() => prepare(this.db, sql).all(...bind(params)) as R[]);
+    if (this.gate.held && !this.open()) return this.inTurn(() => this.prepared(sql).all(...bind(params)) as R[]);
+    try {
+      return Promise.resolve(this.prepared(sql).all(...bind(params)) as R[]);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   get<R>(sql: string, params?: readonly Param[]): Promise<R | undefined> {
-    return this.statement(() => prepare(this.db, sql).get(...bind(params)) as R | undefined);
+    if (this.gate.held && !this.open()) return this.inTurn(() => this.prepared(sql).get(...bind(params)) as R | undefined);
+    try {
+      return Promise.resolve(this.prepared(sql).get(...bind(params)) as R | undefined);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   run(sql: string, params?: readonly Param[]): Promise<RunResult> {
-    return this.statement(() => ({ changes: Number(prepare(this.db, sql).run(...bind(params)).changes) }));
+    if (this.gate.held && !this.open()) return this.inTurn(() => ({ changes: Number(this.prepared(sql).run(...bind(params)).changes) }));
+    try {
+      return Promise.resolve({ changes: Number(this.prepared(sql).run(...bind(params)).changes) });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  // Inside a transaction a failure fails it, as one statement's does (on PostgreSQL the whole
+  // transaction is then aborted, so no caller goes on after it without a savepoint of its own);
+  // outside one, the step is made atomic by a savepoint of its own.
+  runAll(statements: readonly (readonly [string, (readonly Param[])?])[]): Promise<void> {
+    const inside = this.open() !== undefined;
+    return this.statement(() => {
+      const run = (sql: string) => prepare(this.db, sql).run();
+      if (!inside) run("SAVEPOINT run_all");
+      try {
+        for (const [sql, params] of statements) prepare(this.db, sql).run(...bind(params));
+      } catch (error) {
+        if (!inside) run("ROLLBACK TO run_all");
+        throw error;
+      } finally {
+        if (!inside) run("RELEASE run_all");
+      }
+    });
   }
 
   exec(sql: string): Promise<void> {
@@ -123,7 +156,7 @@ export class SqliteStore implements Store {
     const parent = this.open();
     if (parent) return this.savepoint(parent, fn);
     await this.acquire();
-    const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), depth: 0 };
+    const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), running: 0, depth: 0 };
     const run = (sql: string) => prepare(this.db, sql).run();
     try {
       if (options.relaxed) run("PRAGMA synchronous = NORMAL");
@@ -173,6 +206,13 @@ export class SqliteStore implements Store {
     return frame?.open ? frame : undefined;
   }
 
+  /** This connection's prepared statement for `sql`, cached on the store (one map lookup). */
+  private prepared(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = prepare(this.db, sql)));
+    return statement;
+  }
+
   private statement<T>(work: () => T): Promise<T> {
     if (!this.gate.held || this.open()) {
       try {
@@ -181,7 +221,11 @@ export class SqliteStore implements Store {
         return Promise.reject(error as Error);
       }
     }
-    // A transaction of another context holds the connection: run after it, in turn.
+    return this.inTurn(work);
+  }
+
+  /** A transaction of another context holds the connection: run after it, in turn. */
+  private inTurn<T>(work: () => T): Promise<T> {
     return this.acquire().then(() => {
       try {
         return work();
@@ -206,27 +250,17 @@ export class SqliteStore implements Store {
     else this.gate.held = false;
   }
 
-  private async savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {
-    const turn = parent.chain.then(async () => {
-      const name = `sp${parent.depth + 1}`;
-      const frame: Frame = { open: true, notes: [], chain: Promise.resolve(), depth: parent.depth + 1 };
-      const run = (sql: string) => prepare(this.db, sql).run();
-      run(`SAVEPOINT ${name}`);
-      try {
-        const result = await this.context.run(frame, () => fn(this));
-        run(`RELEASE ${name}`);
-        parent.notes.push(...frame.notes);
-        return result;
-      } catch (error) {
-        run(`ROLLBACK TO ${name}`);
-        run(`RELEASE ${name}`);
-        throw error;
-      } finally {
-        frame.open = false;
-      }
-    });
-    parent.chain = turn.catch(() => {});
-    return turn;
+  private savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {
+    return inSavepoint(
+      parent,
+      {
+        frame: (depth) => ({ open: true, notes: [], chain: Promise.resolve(), running: 0, depth }),
+        exec: (sql) => this.prepared(sql).run(),
+        enter: (frame, run) => this.context.run(frame, run),
+        released: (child) => parent.notes.push(...child.notes),
+      },
+      () => fn(this),
+    );
   }
 
   private deliver(notes: [string, string][]): void {

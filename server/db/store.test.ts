@@ -45,6 +45,29 @@ for (const backend of backends) {
       expect((await store.run("UPDATE t SET flag = ? WHERE id > ?", [false, 0])).changes).toBe(1);
     });
 
+    it("runs several writes as one step (runAll): in order, parameters in order, a child row checked against its parent at the end, all or nothing", async () => {
+      await store.run("DELETE FROM t");
+      await store.exec("CREATE TABLE IF NOT EXISTS t_child (parent INTEGER NOT NULL REFERENCES t (id), note TEXT NOT NULL)");
+      await store.transaction(async (tx) => {
+        await tx.runAll([
+          ["INSERT INTO t (id, name, flag) VALUES (?, ?, ?)", [1, "first ?", true]],
+          ["INSERT INTO t_child (parent, note) VALUES (?, ?)", [1, "of first"]],
+          ["INSERT INTO t (id, name) VALUES (?, ?)", [2, "second"]],
+        ]);
+      });
+      expect(await store.all("SELECT id, name FROM t ORDER BY id")).toEqual([{ id: 1, name: "first ?" }, { id: 2, name: "second" }]);
+      expect(await store.all("SELECT parent, note FROM t_child")).toEqual([{ parent: 1, note: "of first" }]);
+      // A child without its parent, and a duplicate key: the whole step fails and writes nothing.
+      await expect(store.runAll([["INSERT INTO t (id, name) VALUES (?, ?)", [3, "third"]], ["INSERT INTO t_child (parent, note) VALUES (?, ?)", [9, "orphan"]]])).rejects.toThrow();
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.runAll([["INSERT INTO t (id, name) VALUES (?, ?)", [4, "fourth"]], ["INSERT INTO t (id, name) VALUES (?, ?)", [1, "again"]]]);
+        }),
+      ).rejects.toThrow();
+      expect(await count()).toBe(2);
+      await store.exec("DROP TABLE t_child");
+    });
+
     it("commits a transaction that resolves and rolls back one that throws", async () => {
       await store.run("DELETE FROM t");
       await store.transaction(async (tx) => {

@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
 import type { Dialect, Param, RunResult, Sql, Store, TxOptions } from "../sql.ts";
+import { inSavepoint, type Frame as SavepointFrame } from "../savepoints.ts";
 import { notifyWatcher, type Pg, type Queryable } from "./pg.ts";
 
 export const postgresDialect: Dialect = {
@@ -76,11 +77,8 @@ function bind(params: readonly Param[] | undefined): unknown[] {
   return params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p === undefined ? null : p));
 }
 
-interface Frame {
-  open: boolean;
+interface Frame extends SavepointFrame {
   client: pg.PoolClient;
-  chain: Promise<unknown>;
-  depth: number;
   /** Notifications of the outermost transaction, sent with its COMMIT (`channel\0payload`, once each as NOTIFY does). */
   notes: Set<string>;
 }
@@ -109,6 +107,16 @@ export class PostgresStore implements Store {
     return { changes: (await this.query(sql, params)).rowCount ?? 0 };
   }
 
+  async runAll(statements: readonly (readonly [string, (readonly Param[])?])[]): Promise<void> {
+    if (statements.length === 0) return;
+    // WITH w1 AS (first), w2 AS (second) last: PostgreSQL runs every data-modifying item once
+    // and to completion whether or not the main statement reads it, and fires the foreign-key
+    // checks of them all at the end of the statement.
+    const items = statements.slice(0, -1).map(([sql], i) => `w${i + 1} AS (${sql})`);
+    const text = items.length ? `WITH ${items.join(", ")} ${statements[statements.length - 1][0]}` : statements[0][0];
+    await this.query(text, statements.flatMap(([, params]) => params ?? []));
+  }
+
   async exec(sql: string): Promise<void> {
     await this.on().query(sql);
   }
@@ -135,7 +143,7 @@ export class PostgresStore implements Store {
       }).join("");
     return this.pg.tx(async (client) => {
       notes.clear(); // a retry starts afresh
-      const frame: Frame = { open: true, client, chain: Promise.resolve(), depth: 0, notes };
+      const frame: Frame = { open: true, client, chain: Promise.resolve(), running: 0, depth: 0, notes };
       try {
         return await this.context.run(frame, () => fn(this));
       } finally {
@@ -171,28 +179,19 @@ export class PostgresStore implements Store {
     return this.on().query({ name, text, values: bind(params) } as pg.QueryConfig);
   }
 
+  // A savepoint's notifications join the transaction's when it is released, and are dropped
+  // with it when it is rolled back, as NOTIFY's are.
   private savepoint<T>(parent: Frame, fn: (tx: Sql) => Promise<T>): Promise<T> {
-    const turn = parent.chain.then(async () => {
-      const name = `sp${parent.depth + 1}`;
-      // A savepoint's notifications join the transaction's when it is released, and are dropped
-      // with it when it is rolled back, as NOTIFY's are.
-      const frame: Frame = { open: true, client: parent.client, chain: Promise.resolve(), depth: parent.depth + 1, notes: new Set() };
-      await parent.client.query(`SAVEPOINT ${name}`);
-      try {
-        const result = await this.context.run(frame, () => fn(this));
-        await parent.client.query(`RELEASE SAVEPOINT ${name}`);
-        for (const n of frame.notes) parent.notes.add(n);
-        return result;
-      } catch (error) {
-        await parent.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
-        await parent.client.query(`RELEASE SAVEPOINT ${name}`);
-        throw error;
-      } finally {
-        frame.open = false;
-      }
-    });
-    parent.chain = turn.catch(() => {});
-    return turn;
+    return inSavepoint(
+      parent,
+      {
+        frame: (depth) => ({ open: true, client: parent.client, chain: Promise.resolve(), running: 0, depth, notes: new Set<string>() }),
+        exec: (sql) => parent.client.query(sql),
+        enter: (frame, run) => this.context.run(frame, run),
+        released: (child) => child.notes.forEach((n) => parent.notes.add(n)),
+      },
+      () => fn(this),
+    );
   }
 }
 
