@@ -1,7 +1,7 @@
 // The CheckContext the checks see: a `send` that applies auth, hooks and bookkeeping, seeded
 // sample cases, keys and the resource graph.
 import fc from "fast-check";
-import { authFor, basicNotices } from "./auth.ts";
+import { authFor, basicNotices, withoutCredentials } from "./auth.ts";
 import { Cleanup } from "./cleanup.ts";
 import { configuredErrorSchema } from "./error-schema.ts";
 import { FreshValues } from "./fresh-values.ts";
@@ -73,7 +73,10 @@ export function createContext(deps: ContextDeps): CheckContext {
       const c = opts.probe || opts.cleanup ? c0 : await applyBefore(deps.hooks, op, fresh.freshen(op, c0, valuesFor(config, op.id)));
       const key = opts.key === undefined ? keys.all : opts.key;
       const auth = authFor(contract, op, { key, isDefault: opts.key === undefined, credentials: config.credentials });
-      const request = prepareRequest(deps.baseUrl, op, c, { ...deps.headers, ...auth.headers }, auth);
+      // A credential a check chose (none, an invalid, scoped or other project's key) is the only
+      // one the request carries: the user's -H credentials stay out of it.
+      const userHeaders = opts.key === undefined ? deps.headers : withoutCredentials(contract, deps.headers);
+      const request = prepareRequest(deps.baseUrl, op, c, { ...userHeaders, ...auth.headers }, auth);
       if (opts.method) request.method = opts.method;
       if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
       let response: ResponseData;
