@@ -8,6 +8,7 @@ import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import nodemailer from "nodemailer";
 import http from "node:http";
@@ -17,6 +18,7 @@ import { startBotApiEmulator } from "../../server/messenger/test/bot-api-emulato
 import { startNginx, type Proxy } from "../../test/support/nginx.ts";
 import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { freePort, waitForHttp } from "./free-port.ts";
+import { closeConsoleKeys } from "./reference-keys.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const entry = path.join(root, "server/main.ts");
@@ -106,6 +108,7 @@ export async function startReference(): Promise<Reference> {
     await Promise.all(servers.map((server) => server.exited));
     clearTimeout(timer);
     await botApi.close();
+    await closeConsoleKeys();
     await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -184,16 +187,13 @@ export async function startReference(): Promise<Reference> {
     await new Promise((r) => setTimeout(r, 10));
   }
   const lowLimit = lastWord(await console_(`keys create --project ${a.id} --scopes all --rate-limit 5`));
-  const configFile = path.join(dataDir, "conformance.config.json");
-  writeFileSync(configFile, JSON.stringify({
+  const configFile = path.join(dataDir, "conformance.config.ts");
+  const settings = {
     baseUrl,
     keys: {
       all: a.key,
       otherProject: b.key,
       lowLimit,
-      withScopes: `"${process.execPath}" "${admin}" keys create --project ${a.id} --scopes {scopes} --rate-limit 1000000`,
-      // The scoped keys the run makes are revoked when it ends (issue 39 item 7).
-      revoke: `"${process.execPath}" "${admin}" keys revoke {id}`,
     },
     values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone], csr: readFileSync(`${csrDir}.csr`, "utf8"), presetId: "pre_conformance" },
     // The shared preset is every project's: using it from the other project is no leak.
@@ -227,7 +227,19 @@ export async function startReference(): Promise<Reference> {
       getCertificateStatus: { values: { id: cert.id } },
       downloadCertificate: { values: { id: cert.id } },
     },
-  }, null, 2));
+  };
+  // Scoped keys (keys.withScopes) are made by the console's own command in the suite's process,
+  // and revoked by it when the run ends (issue 39 item 7): a platform-admin process per key cost
+  // about a second of CPU each, 44 per run (scripts/reference-keys.ts). A .ts config, since
+  // functions are no JSON.
+  const keysOptions = { dataDir, databaseUrl: store.DATABASE_URL, project: a.id, rateLimit: 1_000_000 };
+  writeFileSync(configFile, [
+    `import { consoleKeys } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, "reference-keys.ts")).href)};`,
+    `const settings = ${JSON.stringify(settings, null, 2)};`,
+    `const keys = consoleKeys(${JSON.stringify(keysOptions)});`,
+    "export default { ...settings, keys: { ...settings.keys, withScopes: keys.withScopes, revoke: keys.revoke } };",
+    "",
+  ].join("\n"));
   // DATA_DIR (or DATABASE_URL) must reach the console the suite runs for scoped keys.
   process.env.DATA_DIR = dataDir;
   Object.assign(process.env, store);
