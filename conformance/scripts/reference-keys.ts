@@ -19,15 +19,16 @@ export interface ConsoleKeysOptions {
   rateLimit: number;
 }
 
+// Open stores, closed by closeConsoleKeys() (a PostgreSQL pool would keep the process alive).
+const open = new Set<() => Promise<void> | void>();
+
 export interface ConsoleKeys {
   withScopes(scopes: string[]): Promise<string>;
   revoke(key: string): Promise<void>;
 }
 
-// Open stores, closed by closeConsoleKeys() (a PostgreSQL pool would keep the process alive).
-const open = new Set<() => Promise<void> | void>();
-
-export function consoleKeys(opts: ConsoleKeysOptions): ConsoleKeys {
+/** The console's commands on the server's store, in this process: `platform-admin ARGS` without the process start. */
+export function consoleCommand(opts: { dataDir: string; databaseUrl?: string }): (args: string[]) => Promise<string> {
   let deps: Promise<ConsoleDeps> | undefined;
   const store = () =>
     (deps ??= (async () => {
@@ -40,10 +41,15 @@ export function consoleKeys(opts: ConsoleKeysOptions): ConsoleKeys {
       open.add(() => db.close());
       return { ...sqliteConsoleStore(db), scopes: scopeCatalogue() };
     })());
+  return async (args) => runCommand(await store(), args);
+}
+
+export function consoleKeys(opts: ConsoleKeysOptions): ConsoleKeys {
+  const run = consoleCommand(opts);
   const ids = new Map<string, string>();
   return {
     async withScopes(scopes) {
-      const out = await runCommand(await store(), ["keys", "create", "--project", opts.project, "--scopes", scopes.join(",") || "none", "--rate-limit", String(opts.rateLimit)]);
+      const out = await run(["keys", "create", "--project", opts.project, "--scopes", scopes.join(",") || "none", "--rate-limit", String(opts.rateLimit)]);
       // "created key key_… for prj_…", and the key as the last word (what the command prints).
       const key = out.trim().split(/\s+/).pop()!;
       ids.set(key, /created key (\S+)/.exec(out)![1]);
@@ -52,7 +58,7 @@ export function consoleKeys(opts: ConsoleKeysOptions): ConsoleKeys {
     async revoke(key) {
       const id = ids.get(key);
       if (!id) throw new Error("not a key this console made");
-      await runCommand(await store(), ["keys", "revoke", id]);
+      await run(["keys", "revoke", id]);
     },
   };
 }

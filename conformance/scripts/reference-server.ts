@@ -18,7 +18,7 @@ import { startBotApiEmulator } from "../../server/messenger/test/bot-api-emulato
 import { startNginx, type Proxy } from "../../test/support/nginx.ts";
 import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { freePort, waitForHttp } from "./free-port.ts";
-import { closeConsoleKeys } from "./reference-keys.ts";
+import { closeConsoleKeys, consoleCommand } from "./reference-keys.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const entry = path.join(root, "server/main.ts");
@@ -80,8 +80,10 @@ export async function startReference(): Promise<Reference> {
     ...process.env, DATA_DIR: i === 0 ? dataDir : path.join(dataDir, `instance-${i}`), HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), MAIL_HOST: RELAY_HOST, RELAY_PORT: String(smtpPort), RELAY_ALLOW_LOOPBACK: "on",
     OUTBOUND_RESOLVER: `127.0.0.1:${dnsPort}`, PLATFORM_CONFIG: platformConfig, MESSENGER_API_ROOT: botApi.url, MESSENGER_MANAGER_TOKEN: manager.token,
     DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn", ...store });
-  const env = envOf(ports[0], 0);
-  const console_ = async (args: string) => (await promisify(execFile)(process.execPath, [admin, ...args.split(" ")], { env, cwd: root })).stdout;
+  // The console's commands in this process, on the store the server created (a platform-admin
+  // process start is about a second of CPU; seven of them made the set-up).
+  const admin_ = consoleCommand({ dataDir, databaseUrl: store.DATABASE_URL });
+  const console_ = (args: string) => admin_(args.split(" "));
   const lastWord = (s: string) => s.trim().split(/\s+/).pop()!;
 
   const servers = ports.map((p, i) => {
