@@ -1,7 +1,10 @@
 // Each operation names the one scope it needs. A key holding every other scope must get 403; a
 // key holding only that scope must not be refused for want of permission (401/403).
-import type { Check } from "../engine/check-api.ts";
-import type { Finding } from "../engine/types.ts";
+import type { Check, CheckContext } from "../engine/check-api.ts";
+import type { Finding, Operation } from "../engine/types.ts";
+
+/** Every scope but the operation's, and the operation's alone. */
+const scopeSets = (ctx: CheckContext, op: Operation): string[][] => (op.scope ? [ctx.contract.scopes.filter((s) => s !== op.scope), [op.scope]] : []);
 
 export const scopeEnforcement: Check = {
   name: "scope_enforcement",
@@ -9,10 +12,11 @@ export const scopeEnforcement: Check = {
   severity: "critical",
   stateless: false,
   phase: "coverage",
+  scopeSets,
   async probe(ctx, op) {
     if (!op.scope) return null;
-    const others = ctx.contract.scopes.filter((s) => s !== op.scope);
-    const [without, only] = await Promise.all([ctx.keys.forScopes(others), ctx.keys.forScopes([op.scope])]);
+    const [others, one] = scopeSets(ctx, op);
+    const [without, only] = await Promise.all([ctx.keys.forScopes(others), ctx.keys.forScopes(one)]);
     if (!without && !only) return null;
     const c = ctx.sampleCase(op, 19);
     if (!c) return null;

@@ -14,6 +14,7 @@ import {
   type RecordingServer,
 } from "../fixtures/recording-server.ts";
 import type { ConformanceConfig } from "./config.ts";
+import { withoutCredentials } from "./auth.ts";
 import { run } from "./runner.ts";
 
 const ok = {
@@ -177,5 +178,18 @@ describe("credentials per security scheme", () => {
     server = undefined;
     const fine = await runWith({ keys: { all: "k-all" } });
     expect(fine.result.ledger.notices.some((n) => n.includes("401/403"))).toBe(false);
+  });
+});
+
+describe("withoutCredentials: the user's headers in a request a check gives its own credential", () => {
+  const schemes = { securitySchemes: doc.components.securitySchemes } as unknown as Parameters<typeof withoutCredentials>[0];
+  it.each([
+    ["Authorization (bearer, basic, oauth2)", { Authorization: "Bearer k", "X-Trace": "1" }, { "X-Trace": "1" }],
+    ["an API key's header, any case", { "x-api-key": "k", Accept: "application/json" }, { Accept: "application/json" }],
+    ["an API key's cookie, other cookies kept", { Cookie: "session=k; theme=dark" }, { Cookie: "theme=dark" }],
+    ["a Cookie holding only the API key", { cookie: "session=k" }, {}],
+    ["headers that carry no credential", { "X-Request-Id": "r1" }, { "X-Request-Id": "r1" }],
+  ])("removes %s", (_what, headers, kept) => {
+    expect(withoutCredentials(schemes, headers as Record<string, string>)).toEqual(kept);
   });
 });

@@ -111,3 +111,34 @@ export function cookieHeader(existing: string | undefined, cookies: [string, str
 export function requiresAuth(op: Operation): boolean {
   return op.security.length > 0 && op.security.every((req) => req.length > 0);
 }
+
+/**
+ * The user's own headers (-H, config `headers`) without the credentials they carry: every header a
+ * security scheme of the contract names (Authorization for HTTP, OAuth2 and OpenID Connect; an
+ * API key's header), Authorization always (RFC 9110: it is the credential header), and the API-key
+ * cookies of a -H Cookie. A request a check sends with a credential of its own choosing ("no
+ * credentials", an invalid key, a scoped key, another project's) carries that one only: a key given
+ * with `-H "Authorization: Bearer ..."` in the "no credentials" request of ignored_auth would make
+ * every server look like it ignores authentication.
+ */
+export function withoutCredentials(contract: Contract, headers: Record<string, string>): Record<string, string> {
+  const named = new Set(["authorization"]);
+  const cookies = new Set<string>();
+  for (const scheme of Object.values<any>(contract.securitySchemes)) {
+    if (scheme?.type !== "apiKey") continue;
+    if (scheme.in === "header") named.add(String(scheme.name).toLowerCase());
+    if (scheme.in === "cookie") cookies.add(String(scheme.name));
+  }
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (named.has(lower)) continue;
+    if (lower === "cookie" && cookies.size) {
+      const kept = value.split(";").map((p) => p.trim()).filter((p) => p && !cookies.has(p.split("=")[0].trim()));
+      if (kept.length) out[name] = kept.join("; ");
+      continue;
+    }
+    out[name] = value;
+  }
+  return out;
+}

@@ -40,6 +40,11 @@ export interface CheckContext {
   /** the schema every 4xx/5xx body must satisfy where its operation documents none, if the config names one */
   errorSchema?: JsonSchema;
   send(op: Operation, c: Case, opts?: SendOptions): Promise<Exchange>;
+  /**
+   * `send`, unless a request with the same mode, method, URL, headers and body is in `seen`: then
+   * nothing is sent and it resolves to undefined. The phases that draw cases use it per operation.
+   */
+  sendNew(op: Operation, c: Case, seen: Set<string>, opts?: SendOptions): Promise<Exchange | undefined>;
   /** a seeded positive case for the operation, fixtures applied */
   sampleCase(op: Operation, salt?: number): Case | undefined;
   operation(id: string): Operation | undefined;
@@ -80,4 +85,10 @@ export interface Check {
   /** runs once per operation after every phase, on what the run saw of it */
   final?(ctx: CheckContext, op: Operation, seen: { cases: number; statuses: Map<number, number> }): Finding[] | null;
   probe?(ctx: CheckContext, op: Operation): Promise<Finding[] | Unvalidated | null>;
+  /**
+   * The scope sets the probe will ask `keys.forScopes` for on this operation: the run makes those
+   * keys while the first phases send requests, instead of one at a time inside the probes (a
+   * console command per key takes about a second of process start).
+   */
+  scopeSets?(ctx: CheckContext, op: Operation): string[][];
 }

@@ -1,7 +1,7 @@
 // The CheckContext the checks see: a `send` that applies auth, hooks and bookkeeping, seeded
 // sample cases, keys and the resource graph.
 import fc from "fast-check";
-import { authFor, basicNotices } from "./auth.ts";
+import { authFor, basicNotices, withoutCredentials } from "./auth.ts";
 import { Cleanup } from "./cleanup.ts";
 import { configuredErrorSchema } from "./error-schema.ts";
 import { FreshValues } from "./fresh-values.ts";
@@ -69,59 +69,71 @@ export function createContext(deps: ContextDeps): CheckContext {
     },
     flushCleanup: (owner = "stateful") => cleanup.flush(ctx, owner),
     notice: (text) => ledger.notice(text),
-    async send(op: Operation, c0: Case, opts: SendOptions = {}): Promise<Exchange> {
-      const c = opts.probe || opts.cleanup ? c0 : await applyBefore(deps.hooks, op, fresh.freshen(op, c0, valuesFor(config, op.id)));
-      const key = opts.key === undefined ? keys.all : opts.key;
-      const auth = authFor(contract, op, { key, isDefault: opts.key === undefined, credentials: config.credentials });
-      const request = prepareRequest(deps.baseUrl, op, c, { ...deps.headers, ...auth.headers }, auth);
-      if (opts.method) request.method = opts.method;
-      if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
-      let response: ResponseData;
-      try {
-        response = await client.send(request);
-        // A 429 with Retry-After is waited out and the request sent again (retry-after.ts); the
-        // low-limit key's probe wants to see the 429 itself.
-        for (let tries = 0; response.status === 429 && opts.keyRole !== "low-limit" && tries < RETRIES_ON_429; tries++) {
-          const wait = retryAfterMs(response.headers["retry-after"]);
-          if (wait === undefined || !(await sleep(wait, deps.signal))) break;
-          ledger.retried++;
-          ledger.requests++;
-          response = await client.send(request);
-        }
-      } catch (error) {
-        if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
-        // A dropped connection or a timeout on one input, while the server still answers others,
-        // is the server failing on that input: not_a_server_error reports it, once, as "no
-        // response"; no other check judges it (there is no status to judge, and none is made up).
-        // A server that answers nothing at all is gone.
-        if (!(await answers(client, deps.baseUrl))) {
-          if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
-          throw new ServerUnreachable(`the server at ${deps.baseUrl} stopped answering (${(error as Error).message}) after ${ledger.requests} requests; ${request.method} ${request.url} got no response`);
-        }
-        response = { status: 0, headers: {}, text: "", isJson: false, noResponse: String((error as Error).message) };
-      }
-      const ex: Exchange = {
-        operation: op,
-        case: c,
-        request,
-        response,
-        // The phase the runner is in, whoever sends: a check or the cleanup never names another.
-        phase: deps.phase(),
-        keyRole: opts.keyRole ?? (opts.key === undefined ? "default" : opts.key === null ? "none" : "scoped"),
-        probe: opts.probe,
-      };
-      ledger.exchange(ex);
-      if (!opts.probe) await applyAfter(deps.hooks, ex);
-      if (!opts.silent) deps.observe(ex);
-      if (!opts.cleanup) {
-        const created = cleanup.created(ctx, ex);
-        const owner = opts.keep ?? (ex.phase === "stateful" ? "stateful" : undefined);
-        if (created && owner) cleanup.defer(created, owner);
-        else if (created) await cleanup.delete(ctx, created);
-      }
-      return ex;
-    },
+    send: (op, c, opts) => transmit(op, c, opts ?? {}) as Promise<Exchange>,
+    sendNew: (op, c, seen, opts) => transmit(op, c, opts ?? {}, seen),
   };
+  /** Sends the case; with `seen`, only when no identical request is in it (else resolves to undefined). */
+  async function transmit(op: Operation, c0: Case, opts: SendOptions, seen?: Set<string>): Promise<Exchange | undefined> {
+    const c = opts.probe || opts.cleanup ? c0 : await applyBefore(deps.hooks, op, fresh.freshen(op, c0, valuesFor(config, op.id)));
+    const key = opts.key === undefined ? keys.all : opts.key;
+    const auth = authFor(contract, op, { key, isDefault: opts.key === undefined, credentials: config.credentials });
+    // A credential a check chose (none, an invalid, scoped or other project's key) is the only
+    // one the request carries: the user's -H credentials stay out of it.
+    const userHeaders = opts.key === undefined ? deps.headers : withoutCredentials(contract, deps.headers);
+    const request = prepareRequest(deps.baseUrl, op, c, { ...userHeaders, ...auth.headers }, auth);
+    if (opts.method) request.method = opts.method;
+    if (seen) {
+      // The same bytes to the same place, judged the same way: what they can show was shown.
+      const fingerprint = JSON.stringify([c.mode, request.method, request.url, request.headers, request.body]);
+      if (seen.has(fingerprint)) return undefined;
+      seen.add(fingerprint);
+    }
+    if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
+    let response: ResponseData;
+    try {
+      response = await client.send(request);
+      // A 429 with Retry-After is waited out and the request sent again (retry-after.ts); the
+      // low-limit key's probe wants to see the 429 itself.
+      for (let tries = 0; response.status === 429 && opts.keyRole !== "low-limit" && tries < RETRIES_ON_429; tries++) {
+        const wait = retryAfterMs(response.headers["retry-after"]);
+        if (wait === undefined || !(await sleep(wait, deps.signal))) break;
+        ledger.retried++;
+        ledger.requests++;
+        response = await client.send(request);
+      }
+    } catch (error) {
+      if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
+      // A dropped connection or a timeout on one input, while the server still answers others,
+      // is the server failing on that input: not_a_server_error reports it, once, as "no
+      // response"; no other check judges it (there is no status to judge, and none is made up).
+      // A server that answers nothing at all is gone.
+      if (!(await answers(client, deps.baseUrl))) {
+        if (deps.signal?.aborted) throw new RunInterrupted(deps.signal.reason);
+        throw new ServerUnreachable(`the server at ${deps.baseUrl} stopped answering (${(error as Error).message}) after ${ledger.requests} requests; ${request.method} ${request.url} got no response`);
+      }
+      response = { status: 0, headers: {}, text: "", isJson: false, noResponse: String((error as Error).message) };
+    }
+    const ex: Exchange = {
+      operation: op,
+      case: c,
+      request,
+      response,
+      // The phase the runner is in, whoever sends: a check or the cleanup never names another.
+      phase: deps.phase(),
+      keyRole: opts.keyRole ?? (opts.key === undefined ? "default" : opts.key === null ? "none" : "scoped"),
+      probe: opts.probe,
+    };
+    ledger.exchange(ex);
+    if (!opts.probe) await applyAfter(deps.hooks, ex);
+    if (!opts.silent) deps.observe(ex);
+    if (!opts.cleanup) {
+      const created = cleanup.created(ctx, ex);
+      const owner = opts.keep ?? (ex.phase === "stateful" ? "stateful" : undefined);
+      if (created && owner) cleanup.defer(created, owner);
+      else if (created) await cleanup.delete(ctx, created);
+    }
+    return ex;
+  }
   return ctx;
 }
 

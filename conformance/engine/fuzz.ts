@@ -7,7 +7,8 @@ import { GenerationBudgetExceeded } from "./generation-budget.ts";
 import type { Case, Exchange, Finding, Operation } from "./types.ts";
 
 export interface FuzzDeps {
-  send(c: Case, silent: boolean): Promise<Exchange>;
+  /** undefined: an identical request was sent before (not when silent, for shrinking) */
+  send(c: Case, silent: boolean): Promise<Exchange | undefined>;
   /** judges an exchange with every response check; records passes and returns fresh findings */
   judge(ex: Exchange): Map<string, Finding[]>;
   /** judges one check only, for shrinking */
@@ -30,6 +31,8 @@ export async function fuzzOperation(op: Operation, arb: fc.Arbitrary<Case>, budg
       if (target === undefined) {
         runs++;
         const ex = await deps.send(c, false);
+        // A repeat of a request already judged: it holds as it held (a draw of the budget all the same).
+        if (!ex) return true;
         const fresh = [...deps.judge(ex)].filter(([check]) => !reported.has(check));
         if (!fresh.length) return true;
         [target] = fresh[0];
@@ -42,7 +45,7 @@ export async function fuzzOperation(op: Operation, arb: fc.Arbitrary<Case>, budg
         return false;
       }
       if (++shrinkSteps > SHRINK_BUDGET || deps.shouldStop()) return true;
-      const ex = await deps.send(c, true);
+      const ex = (await deps.send(c, true))!;
       const findings = deps.judgeOne(target, ex);
       if (!findings.length) return true;
       smallest = { ex, findings };

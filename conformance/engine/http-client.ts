@@ -20,6 +20,7 @@ export function createHttpClient(opts: { timeoutMs?: number; throttle?: Throttle
       // An interrupted run sends nothing more; requests in flight are aborted with the signal.
       opts.signal?.throwIfAborted();
       return new Promise<ResponseData>((resolve, reject) => {
+        const started = performance.now();
         const url = new URL(req.url);
         const lib = url.protocol === "https:" ? https : http;
         const headers: Record<string, string> = { ...req.headers };
@@ -44,7 +45,7 @@ export function createHttpClient(opts: { timeoutMs?: number; throttle?: Throttle
                   /* not JSON; checks that care say so */
                 }
               }
-              resolve({ status: res.statusCode ?? 0, headers: flat, text, json, isJson });
+              resolve({ status: res.statusCode ?? 0, headers: flat, text, json, isJson, elapsedMs: performance.now() - started });
             });
             res.on("error", reject);
           },

@@ -36,6 +36,8 @@ export class Ledger {
   authenticated = { responses: 0, refused: 0, limited: 0 };
   /** requests sent again after waiting out a 429's Retry-After */
   retried = 0;
+  /** per operation: answered requests and the time they took (the bench's latency; the runner's order) */
+  latency = new Map<string, { answered: number; ms: number }>();
 
   constructor(operations: Operation[]) {
     for (const op of operations) this.coverage.set(op.id, { operation: op, cases: 0, statuses: new Map() });
@@ -45,6 +47,12 @@ export class Ledger {
     this.requests++;
     if (ex.keyRole === "default" && ex.response.status === 429) this.authenticated.limited++;
     if (ex.response.noResponse !== undefined) this.unanswered.add(ex.request);
+    if (ex.response.elapsedMs !== undefined) {
+      const l = this.latency.get(ex.operation.id) ?? { answered: 0, ms: 0 };
+      l.answered++;
+      l.ms += ex.response.elapsedMs;
+      this.latency.set(ex.operation.id, l);
+    }
     if (ex.keyRole === "default" && ex.response.status) {
       this.authenticated.responses++;
       if (ex.response.status === 401 || ex.response.status === 403) this.authenticated.refused++;

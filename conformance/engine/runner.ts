@@ -176,8 +176,13 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       for (const f of findings) report(check.name, fakeExchange(op, phase), [f]);
     }
   };
+  // Requests already sent per operation in the phases that draw cases (examples, coverage,
+  // fuzzing): an identical one again tests nothing new. Half the fuzzing draws of this platform's
+  // contract were such repeats (an operation whose only input is a fixture id draws one request).
+  const sent = new Map<string, Set<string>>();
+  const seenFor = (op: Operation) => sent.get(op.id) ?? sent.set(op.id, new Set()).get(op.id)!;
   const sendAll = async (op: Operation, cases: Case[]) => {
-    for (const c of cases) if (!stop()) await ctx.send(op, c);
+    for (const c of cases) if (!stop()) await ctx.sendNew(op, c, seenFor(op));
   };
   const workers = opts.workers ?? 2;
 
@@ -189,7 +194,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
       phasesRun.push(phase);
       let done = 0;
       opts.onProgress?.(phase, 0, operations.length);
-      await runPool(operations, workers, async (op) => {
+      await runPool(slowestFirst(operations, phase, ledger), workers, async (op) => {
         if (stop()) return;
         // Path parameters that name created resources get a live one, so cases reach the success
         // path; it is deleted again when the operation's phase is done.
@@ -219,7 +224,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
             const budget = Math.max(1, Math.ceil(maxExamples / variants.length));
             const positiveBudget = mode === "all" ? Math.ceil(budget / 2) : budget;
             const deps = {
-              send: (c: Case, silent: boolean) => ctx.send(v, c, { silent }),
+              // Shrinking (silent) replays candidates whatever was sent before.
+              send: (c: Case, silent: boolean) => (silent ? ctx.send(v, c, { silent }) : ctx.sendNew(v, c, seenFor(v))),
               judge: (ex: Exchange) => judge(ex),
               judgeOne: (check: string, ex: Exchange) => judge(ex, check).get(check) ?? [],
               report,
@@ -248,6 +254,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   };
 
   await hooks.beforeAll?.();
+  const prefetch = prefetchScopedKeys(ctx, checks, operations, phases);
   try {
     try {
       await runPhases();
@@ -276,7 +283,9 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     const formats = unknownFormats();
     if (formats.length) ledger.notice(`formats the suite does not check (values of these are judged by type only): ${formats.join(", ")}`);
   } finally {
-    // Keys the run made are removed like the resources it made (a run's own keys pile up otherwise).
+    // Keys the run made are removed like the resources it made (a run's own keys pile up otherwise),
+    // those still being made ahead of the probes too.
+    await prefetch.settle();
     for (const problem of await ctx.keys.revokeAll?.() ?? []) ledger.notice(problem);
     await hooks.afterAll?.();
     client.close();
@@ -284,6 +293,45 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const judged = ledger.totals();
   const nothingChecked = interrupted || judged.passed + judged.failed > 0 ? undefined : nothingCheckedReason(contract, selected.length, operations.length, ledger.requests);
   return { nothingChecked, contract, ledger, seed, durationMs: Date.now() - started, checks: checks.map((c) => c.name), operations, phases: phasesRun, interrupted, errorSchema: config.errorSchema };
+}
+
+/**
+ * Starts making the scoped keys the probes of the phases to run will ask for, a few at a time, in
+ * the background: a `keys.withScopes` command is a process start each (about a second), and
+ * inside the probes they were made one by one while the lanes waited. The keys are the same
+ * (cached per scope set, revoked at the end); a failure surfaces where a probe awaits the key.
+ */
+function prefetchScopedKeys(ctx: CheckContext, checks: Check[], operations: Operation[], phases: Phase[]): { settle(): Promise<void> } {
+  const sets = new Map<string, string[]>();
+  for (const check of checks) {
+    if (!check.scopeSets || !phases.includes(check.phase ?? "coverage")) continue;
+    for (const op of operations) for (const set of check.scopeSets(ctx, op)) sets.set([...set].sort().join(","), set);
+  }
+  const queue = [...sets.values()];
+  const lane = async () => {
+    for (let set = queue.shift(); set; set = queue.shift()) await ctx.keys.forScopes(set).catch(() => undefined);
+  };
+  const lanes = Array.from({ length: PREFETCH_LANES }, lane);
+  // What no probe asked for yet is not made any more (an interrupted run); what is being made is awaited.
+  return { settle: async () => void (queue.length = 0, await Promise.all(lanes)) };
+}
+
+/** Key commands running at once: more would only compete for the cores the run itself uses. */
+const PREFETCH_LANES = 3;
+
+/**
+ * The fuzzing phase starts with the operations whose answers took longest so far (a create that
+ * generates an RSA key or hashes a password: 200 to 300 ms each, against 10 ms for a read), so
+ * the lanes do not end with one slow operation running alone. Cases are drawn per operation:
+ * the order changes no request. Other phases keep the contract's order.
+ */
+function slowestFirst(operations: Operation[], phase: Phase, ledger: Ledger): Operation[] {
+  if (phase !== "fuzzing") return operations;
+  const mean = (op: Operation) => {
+    const l = ledger.latency.get(op.id);
+    return l?.answered ? l.ms / l.answered : 0;
+  };
+  return [...operations].sort((a, b) => mean(b) - mean(a));
 }
 
 /** Cases built from the contract's examples, missing parts filled from a seeded sample. */

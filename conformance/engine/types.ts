@@ -155,6 +155,8 @@ export interface ResponseData {
   text: string;
   json?: unknown;
   isJson: boolean;
+  /** from sending the request to the response's last byte */
+  elapsedMs?: number;
 }
 
 /** Which credential a request carried; response checks about data only judge the normal key. */

@@ -8,6 +8,7 @@ import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import nodemailer from "nodemailer";
 import http from "node:http";
@@ -17,6 +18,7 @@ import { startBotApiEmulator } from "../../server/messenger/test/bot-api-emulato
 import { startNginx, type Proxy } from "../../test/support/nginx.ts";
 import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { freePort, waitForHttp } from "./free-port.ts";
+import { closeConsoleKeys, consoleCommand } from "./reference-keys.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const entry = path.join(root, "server/main.ts");
@@ -78,8 +80,10 @@ export async function startReference(): Promise<Reference> {
     ...process.env, DATA_DIR: i === 0 ? dataDir : path.join(dataDir, `instance-${i}`), HOST: "127.0.0.1", PORT: String(port), DNS_PORT: String(dnsPort), SMTP_PORT: String(smtpPort), MAIL_HOST: RELAY_HOST, RELAY_PORT: String(smtpPort), RELAY_ALLOW_LOOPBACK: "on",
     OUTBOUND_RESOLVER: `127.0.0.1:${dnsPort}`, PLATFORM_CONFIG: platformConfig, MESSENGER_API_ROOT: botApi.url, MESSENGER_MANAGER_TOKEN: manager.token,
     DEMO: "off", ALLOW_HTTP_LOOPBACK_WEBHOOKS: "on", LOG_LEVEL: "warn", ...store });
-  const env = envOf(ports[0], 0);
-  const console_ = async (args: string) => (await promisify(execFile)(process.execPath, [admin, ...args.split(" ")], { env, cwd: root })).stdout;
+  // The console's commands in this process, on the store the server created (a platform-admin
+  // process start is about a second of CPU; seven of them made the set-up).
+  const admin_ = consoleCommand({ dataDir, databaseUrl: store.DATABASE_URL });
+  const console_ = (args: string) => admin_(args.split(" "));
   const lastWord = (s: string) => s.trim().split(/\s+/).pop()!;
 
   const servers = ports.map((p, i) => {
@@ -106,6 +110,7 @@ export async function startReference(): Promise<Reference> {
     await Promise.all(servers.map((server) => server.exited));
     clearTimeout(timer);
     await botApi.close();
+    await closeConsoleKeys();
     await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -184,16 +189,13 @@ export async function startReference(): Promise<Reference> {
     await new Promise((r) => setTimeout(r, 10));
   }
   const lowLimit = lastWord(await console_(`keys create --project ${a.id} --scopes all --rate-limit 5`));
-  const configFile = path.join(dataDir, "conformance.config.json");
-  writeFileSync(configFile, JSON.stringify({
+  const configFile = path.join(dataDir, "conformance.config.ts");
+  const settings = {
     baseUrl,
     keys: {
       all: a.key,
       otherProject: b.key,
       lowLimit,
-      withScopes: `"${process.execPath}" "${admin}" keys create --project ${a.id} --scopes {scopes} --rate-limit 1000000`,
-      // The scoped keys the run makes are revoked when it ends (issue 39 item 7).
-      revoke: `"${process.execPath}" "${admin}" keys revoke {id}`,
     },
     values: { zone: a.zone, domain: a.zone, from: `noreply@${a.zone}`, mailbox: a.address, domains: [a.zone], csr: readFileSync(`${csrDir}.csr`, "utf8"), presetId: "pre_conformance" },
     // The shared preset is every project's: using it from the other project is no leak.
@@ -230,7 +232,19 @@ export async function startReference(): Promise<Reference> {
       getCertificateStatus: { values: { id: cert.id } },
       downloadCertificate: { values: { id: cert.id } },
     },
-  }, null, 2));
+  };
+  // Scoped keys (keys.withScopes) are made by the console's own command in the suite's process,
+  // and revoked by it when the run ends (issue 39 item 7): a platform-admin process per key cost
+  // about a second of CPU each, 44 per run (scripts/reference-keys.ts). A .ts config, since
+  // functions are no JSON.
+  const keysOptions = { dataDir, databaseUrl: store.DATABASE_URL, project: a.id, rateLimit: 1_000_000 };
+  writeFileSync(configFile, [
+    `import { consoleKeys } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, "reference-keys.ts")).href)};`,
+    `const settings = ${JSON.stringify(settings, null, 2)};`,
+    `const keys = consoleKeys(${JSON.stringify(keysOptions)});`,
+    "export default { ...settings, keys: { ...settings.keys, withScopes: keys.withScopes, revoke: keys.revoke } };",
+    "",
+  ].join("\n"));
   // DATA_DIR (or DATABASE_URL) must reach the console the suite runs for scoped keys.
   process.env.DATA_DIR = dataDir;
   Object.assign(process.env, store);
