@@ -1476,6 +1476,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "format": "date-time"
         },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
+        },
         "data": {
           "$ref": "components.json#/$defs/MailBouncedData"
         }
@@ -1538,6 +1542,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "format": "date-time"
         },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
+        },
         "data": {
           "$ref": "components.json#/$defs/MailClickedData"
         }
@@ -1593,6 +1601,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
         },
         "data": {
           "$ref": "components.json#/$defs/MailComplainedData"
@@ -1652,6 +1664,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
         },
         "data": {
           "$ref": "components.json#/$defs/MailDeliveredData"
@@ -1720,6 +1736,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
         },
         "data": {
           "$ref": "components.json#/$defs/MailDlpData"
@@ -1898,6 +1918,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "format": "date-time"
         },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
+        },
         "data": {
           "$ref": "components.json#/$defs/MailDomainStatusChangedData"
         }
@@ -1987,6 +2011,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "format": "date-time"
         },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
+        },
         "data": {
           "$ref": "components.json#/$defs/MailOpenedData"
         }
@@ -2071,6 +2099,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
         },
         "data": {
           "$ref": "components.json#/$defs/MailReceivedData"
@@ -3130,7 +3162,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "secret": {
           "type": "string",
           "pattern": "^whsec_[A-Za-z0-9_-]{16,}$",
-          "description": "HMAC key of X-Platform-Signature, with its `whsec_` prefix; returned only here."
+          "description": "HMAC key of X-Platform-Signature (the whole string, prefix included, as text) and of the\nStandard Webhooks `webhook-signature` (the base64 decoding of the text after `whsec_`, as\nevery Standard Webhooks library reads it; decision W7); returned only here."
         }
       }
     },
@@ -3183,9 +3215,26 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
             }
           ],
           "description": "When the next retry is due; null once delivered or failed."
+        },
+        "test": {
+          "type": "boolean",
+          "description": "A sample sent by POST /v1/webhooks/{id}/test, not an event that happened (decision W8)."
         }
       },
       "description": "One event sent (or to be sent) to a webhook."
+    },
+    "WebhookTestRequest": {
+      "type": "object",
+      "required": [
+        "event"
+      ],
+      "properties": {
+        "event": {
+          "$ref": "components.json#/$defs/EventType",
+          "description": "The event type to send a sample of; any type, whether the webhook subscribes to it or not."
+        }
+      },
+      "description": "What POST /v1/webhooks/{id}/test sends (decision W8)."
     }
   }
 };
@@ -5582,6 +5631,56 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "sendWebhookTestEvent",
+    "tag": "Webhooks",
+    "method": "POST",
+    "path": "/v1/webhooks/{id}/test",
+    "url": "/v1/webhooks/:id/test",
+    "scope": "webhooks",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "$ref": "components.json#/$defs/ResourceId"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "body": {
+        "$ref": "components.json#/$defs/WebhookTestRequest"
+      },
+      "response": {
+        "200": {
+          "$ref": "components.json#/$defs/WebhookDelivery"
+        },
+        "400": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "401": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "409": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "415": {
