@@ -20,6 +20,7 @@ describe("operations of the seed", () => {
   const added: Record<string, string> = {
     getMailboxMessageAttachment: "M9",
     getMailboxMessageRaw: "M9",
+    sendWebhookTestEvent: "W8",
   };
 
   it("has the 43 operations of the seed and only the decided additions, all under /v1", () => {
