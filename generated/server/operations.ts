@@ -5311,11 +5311,17 @@ export const operations: readonly OperationSpec[] = [
             "forwardUrl": {
               "type": "string",
               "format": "uri"
+            },
+            "secret": {
+              "type": "string",
+              "pattern": "^whsec_[A-Za-z0-9]{44}$",
+              "description": "The key of the signatures every forward to `forwardUrl` carries (decision W9): the\nseed's `X-Platform-Signature` (HMAC of the body keyed with this whole string) and the\nStandard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, keyed\nwith the base64 decoding of the text after `whsec_`), as webhook deliveries (decision\nW7). The bot's own, kept when forwarding is set again: call again to read it."
             }
           },
           "required": [
             "hookUrl",
-            "forwardUrl"
+            "forwardUrl",
+            "secret"
           ]
         },
         "400": {

@@ -6474,6 +6474,14 @@ export interface operations {
                         forwardUrl: string;
                         /** Format: uri */
                         hookUrl: string;
+                        /**
+                         * @description The key of the signatures every forward to `forwardUrl` carries (decision W9): the
+                         *     seed's `X-Platform-Signature` (HMAC of the body keyed with this whole string) and the
+                         *     Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, keyed
+                         *     with the base64 decoding of the text after `whsec_`), as webhook deliveries (decision
+                         *     W7). The bot's own, kept when forwarding is set again: call again to read it.
+                         */
+                        secret: string;
                     };
                 };
             };
