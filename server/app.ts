@@ -68,7 +68,7 @@ export async function buildApp(s: Services, options: AppOptions): Promise<Fastif
       ...mailSendingHandlers({
         backend: s.backend, messages: s.sentMessages, mailDomains: s.mailDomains, templates: s.templates, hooks: engagement.hooks, returnPaths: s.returnPaths, dlp: s.dlp, clock: s.clock, relayName: s.relayName,
       }),
-      ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, deliveries: s.webhookDeliveries, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits }),
+      ...webhookHandlers({ webhooks: s.webhooks, secrets: s.secrets, deliveries: s.webhookDeliveries, allowHttpLoopback: s.config.allowHttpLoopbackWebhooks, limits, clock: s.clock }),
       ...certificateHandlers({ certs: s.certificates, zones: s.zones, backend: s.backend, secrets: s.secrets, clock: s.clock, issuer: s.config.certificates.issuer, limits }),
       ...messengerHandlers(s.messenger),
       ...dlpHandlers({ dlp: s.dlpLog }),

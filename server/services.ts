@@ -137,7 +137,7 @@ export function createServices(context: CommonContext, s: StoreServices): Servic
   const webhookDeliveries = deliveryEngine({
     store: s.webhookStore,
     clock,
-    send: (hook, delivery) => sendWebhook(hook.url, delivery.event, delivery.payload, signingKeys.get(hook.secretSealed), {
+    send: (hook, delivery) => sendWebhook(hook.url, { id: delivery.eventId, type: delivery.event, body: delivery.payload }, signingKeys.get(hook.secretSealed), clock.now(), {
       development: config.allowHttpLoopbackWebhooks,
       timeoutMs: config.webhookTimeoutMs,
       resolve: outboundResolver,

@@ -220,6 +220,8 @@ export async function startReference(): Promise<Reference> {
       getMailboxMessageRaw: { values: { id: reading.mailboxId, msgId: reading.messageIds[0] } },
       findMailboxMessage: { values: { id: reading.mailboxId, value: `<${reading.rfcMessageIds[0]}>` } },
       redeliverWebhookDelivery: { values: { id: hook.id, deliveryId: deliveries.deliveries[0].id } },
+      // A sample to the fixture webhook, queued like an event (decision W8).
+      sendWebhookTestEvent: { values: { id: hook.id } },
       // Business rules of sending the schema cannot state (decisions S5, S14, S15): an unknown
       // template or version, sendAt past 90 days, reserved or CR/LF-bearing headers are 400.
       getSentMessage: { values: { id: sent.id } },

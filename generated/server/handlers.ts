@@ -49,6 +49,7 @@ export type CreateWebhookOperation = paths["/v1/webhooks"]["post"];
 export type DeleteWebhookOperation = paths["/v1/webhooks/{id}"]["delete"];
 export type ListWebhookDeliveriesOperation = paths["/v1/webhooks/{id}/deliveries"]["get"];
 export type RedeliverWebhookDeliveryOperation = paths["/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"];
+export type SendWebhookTestEventOperation = paths["/v1/webhooks/{id}/test"]["post"];
 export type CreateWebmailLoginLinkOperation = paths["/v1/webmail/login-link"]["post"];
 
 /** Operations tagged "Certificates". */
@@ -183,6 +184,8 @@ export interface WebhooksHandlers<Auth = unknown> {
   listWebhookDeliveries: Handler<ListWebhookDeliveriesOperation, Auth>;
   /** POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver (scope webhooks) */
   redeliverWebhookDelivery: Handler<RedeliverWebhookDeliveryOperation, Auth>;
+  /** POST /v1/webhooks/{id}/test (scope webhooks) */
+  sendWebhookTestEvent: Handler<SendWebhookTestEventOperation, Auth>;
 }
 
 /** Operations tagged "Webmail". */

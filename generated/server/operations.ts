@@ -1520,6 +1520,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "format": "date-time"
         },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
+        },
         "data": {
           "$ref": "components.json#/$defs/MailBouncedData"
         }
@@ -1582,6 +1586,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "format": "date-time"
         },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
+        },
         "data": {
           "$ref": "components.json#/$defs/MailClickedData"
         }
@@ -1637,6 +1645,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
         },
         "data": {
           "$ref": "components.json#/$defs/MailComplainedData"
@@ -1696,6 +1708,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
         },
         "data": {
           "$ref": "components.json#/$defs/MailDeliveredData"
@@ -1764,6 +1780,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
         },
         "data": {
           "$ref": "components.json#/$defs/MailDlpData"
@@ -1942,6 +1962,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "format": "date-time"
         },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
+        },
         "data": {
           "$ref": "components.json#/$defs/MailDomainStatusChangedData"
         }
@@ -2031,6 +2055,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
           "type": "string",
           "format": "date-time"
         },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
+        },
         "data": {
           "$ref": "components.json#/$defs/MailOpenedData"
         }
@@ -2115,6 +2143,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "test": {
+          "type": "boolean",
+          "description": "Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its\n`data` has the type's shape with made-up values; act on nothing in it."
         },
         "data": {
           "$ref": "components.json#/$defs/MailReceivedData"
@@ -3257,7 +3289,7 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "secret": {
           "type": "string",
           "pattern": "^whsec_[A-Za-z0-9_-]{16,}$",
-          "description": "HMAC key of X-Platform-Signature, with its `whsec_` prefix; returned only here."
+          "description": "HMAC key of X-Platform-Signature (the whole string, prefix included, as text) and of the\nStandard Webhooks `webhook-signature` (the base64 decoding of the text after `whsec_`, as\nevery Standard Webhooks library reads it; decision W7); returned only here."
         }
       }
     },
@@ -3310,9 +3342,26 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
             }
           ],
           "description": "When the next retry is due; null once delivered or failed."
+        },
+        "test": {
+          "type": "boolean",
+          "description": "A sample sent by POST /v1/webhooks/{id}/test, not an event that happened (decision W8)."
         }
       },
       "description": "One event sent (or to be sent) to a webhook."
+    },
+    "WebhookTestRequest": {
+      "type": "object",
+      "required": [
+        "event"
+      ],
+      "properties": {
+        "event": {
+          "$ref": "components.json#/$defs/EventType",
+          "description": "The event type to send a sample of; any type, whether the webhook subscribes to it or not."
+        }
+      },
+      "description": "What POST /v1/webhooks/{id}/test sends (decision W8)."
     }
   }
 };
@@ -5543,11 +5592,17 @@ export const operations: readonly OperationSpec[] = [
             "forwardUrl": {
               "type": "string",
               "format": "uri"
+            },
+            "secret": {
+              "type": "string",
+              "pattern": "^whsec_[A-Za-z0-9]{44}$",
+              "description": "The key of the signatures every forward to `forwardUrl` carries (decision W9): the\nseed's `X-Platform-Signature` (HMAC of the body keyed with this whole string) and the\nStandard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, keyed\nwith the base64 decoding of the text after `whsec_`), as webhook deliveries (decision\nW7). The bot's own, kept when forwarding is set again: call again to read it."
             }
           },
           "required": [
             "hookUrl",
-            "forwardUrl"
+            "forwardUrl",
+            "secret"
           ]
         },
         "400": {
@@ -5863,6 +5918,56 @@ export const operations: readonly OperationSpec[] = [
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "415": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "429": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        }
+      }
+    }
+  },
+  {
+    "operationId": "sendWebhookTestEvent",
+    "tag": "Webhooks",
+    "method": "POST",
+    "path": "/v1/webhooks/{id}/test",
+    "url": "/v1/webhooks/:id/test",
+    "scope": "webhooks",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "$ref": "components.json#/$defs/ResourceId"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "body": {
+        "$ref": "components.json#/$defs/WebhookTestRequest"
+      },
+      "response": {
+        "200": {
+          "$ref": "components.json#/$defs/WebhookDelivery"
+        },
+        "400": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "401": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "403": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "404": {
+          "$ref": "components.json#/$defs/ErrorBody"
+        },
+        "409": {
           "$ref": "components.json#/$defs/ErrorBody"
         },
         "415": {

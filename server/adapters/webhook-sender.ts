@@ -1,8 +1,10 @@
 // POSTs one signed event body to a subscriber (seed section 6) through the SSRF-safe outbound
 // adapter: X-Platform-Event, X-Platform-Signature = sha256=<hex HMAC of the raw body keyed with
-// the whole whsec_ secret>. Any 2xx within the timeout (10 s) is delivered (decision W2).
-import { createHmac, type KeyObject } from "node:crypto";
+// the whole whsec_ secret>, and beside it the Standard Webhooks headers (webhook-id = the event's
+// id, webhook-timestamp = this attempt, webhook-signature; decision W7, ./webhook-signing.ts).
+// Any 2xx within the timeout (10 s) is delivered (decision W2).
 import { safePost, type HostResolver } from "./outbound-http.ts";
+import { platformSignature, signatureHeaders, signingKeys, type SigningKeyPair } from "./webhook-signing.ts";
 
 export interface SendResult {
   delivered: boolean;
@@ -11,10 +13,8 @@ export interface SendResult {
   error?: string;
 }
 
-/** `secret` is the whole whsec_ string, or the same bytes as a key (webhooks/signing-keys.ts). */
-export function signature(body: string, secret: string | KeyObject): string {
-  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
-}
+/** The seed's X-Platform-Signature value (kept under its old name for the callers that check it). */
+export const signature = platformSignature;
 
 export interface SendOptions {
   /** Development flag: http:// and loopback targets. */
@@ -23,14 +23,27 @@ export interface SendOptions {
   resolve?: HostResolver;
 }
 
-export async function sendWebhook(url: string, event: string, body: string, secret: string | KeyObject, options: SendOptions = {}): Promise<SendResult> {
+export interface OutgoingEvent {
+  /** The envelope's id: webhook-id, the same on every attempt. */
+  id: string;
+  type: string;
+  /** The exact body, as stored and logged. */
+  body: string;
+}
+
+/**
+ * `secret` is the whole whsec_ string or its opened keys (webhooks/signing-keys.ts); `atMs` is the
+ * attempt's time (webhook-timestamp).
+ */
+export async function sendWebhook(url: string, event: OutgoingEvent, secret: string | SigningKeyPair, atMs: number, options: SendOptions = {}): Promise<SendResult> {
+  const keys = typeof secret === "string" ? signingKeys(secret) : secret;
   const result = await safePost(url, {
-    body,
+    body: event.body,
     headers: {
       "content-type": "application/json",
       "user-agent": "platform-webhooks/1.0",
-      "x-platform-event": event,
-      "x-platform-signature": signature(body, secret),
+      "x-platform-event": event.type,
+      ...signatureHeaders(event.id, event.body, keys, atMs),
     },
     timeoutMs: options.timeoutMs,
     development: options.development,

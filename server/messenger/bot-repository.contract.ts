@@ -31,15 +31,18 @@ export function describeBotStorage(backend: BackendName, make: (c: Connection) =
       if (!r.ok) throw new Error(r.reason);
       expect(r.bot).toEqual({
         id: expect.stringMatching(/^bot_/), projectId: p, botId: botIds, username: `b${botIds}_bot`, name: "Helper", note: "support", tokenSealed: "sealed",
-        hookId: null, hookSecretSealed: null, forwardUrl: null, forwardErrorAt: null, forwardError: null, createdAt: expect.any(String),
+        hookId: null, hookSecretSealed: null, forwardSecretSealed: null, forwardUrl: null, forwardErrorAt: null, forwardError: null, createdAt: expect.any(String),
       });
       expect(await s.get(p, r.bot.id)).toEqual(r.bot);
       expect(await s.byId(r.bot.id)).toEqual(r.bot);
       expect(await s.get(await newProject(store.main), r.bot.id)).toBeUndefined();
-      await s.setForwarding(r.bot.id, { hookId: `h${botIds}`, hookSecretSealed: "hs", forwardUrl: "https://app.example.org/tg" });
+      await s.setForwarding(r.bot.id, { hookId: `h${botIds}`, hookSecretSealed: "hs", forwardSecretSealed: "fs", forwardUrl: "https://app.example.org/tg" });
       await b.transact((tx) => s.recordForwardError(tx, r.bot.id, 1234, "HTTP 502"));
-      expect(await s.byHookId(`h${botIds}`)).toMatchObject({ id: r.bot.id, hookSecretSealed: "hs", forwardUrl: "https://app.example.org/tg", forwardErrorAt: 1234, forwardError: "HTTP 502" });
+      expect(await s.byHookId(`h${botIds}`)).toMatchObject({ id: r.bot.id, hookSecretSealed: "hs", forwardSecretSealed: "fs", forwardUrl: "https://app.example.org/tg", forwardErrorAt: 1234, forwardError: "HTTP 502" });
       expect(await s.byHookId("h_none")).toBeUndefined();
+      // A forward secret, once there, is kept: the first one set wins, whoever asks after.
+      expect(await s.ensureForwardSecret(r.bot.id, "other")).toBe("fs");
+      expect((await s.byId(r.bot.id))!.forwardSecretSealed).toBe("fs");
       expect(await s.list(p)).toHaveLength(1);
       expect(await s.pendingForwards(r.bot.id)).toBe(0);
     });

@@ -21,6 +21,8 @@ export interface BotRecord {
   hookId: string | null;
   /** `secret_token` registered with setWebhook, sealed. */
   hookSecretSealed: string | null;
+  /** The `whsec_` secret forwards to the project are signed with (decision W9), sealed; null until forwarding is set. */
+  forwardSecretSealed: string | null;
   forwardUrl: string | null;
   forwardErrorAt: number | null;
   forwardError: string | null;
@@ -71,7 +73,12 @@ export interface BotRepository {
   get(projectId: string, id: string): Promise<BotRecord | undefined>;
   byId(id: string): Promise<BotRecord | undefined>;
   byHookId(hookId: string): Promise<BotRecord | undefined>;
-  setForwarding(id: string, forwarding: { hookId: string; hookSecretSealed: string; forwardUrl: string }): Promise<void>;
+  setForwarding(id: string, forwarding: { hookId: string; hookSecretSealed: string; forwardSecretSealed: string; forwardUrl: string }): Promise<void>;
+  /**
+   * The bot's sealed forward secret: `sealed` stored if it has none yet, else the one it has (two
+   * instances forwarding its first updates at once agree on one).
+   */
+  ensureForwardSecret(id: string, sealed: string): Promise<string>;
   /** A forward job's outcome: written in the transaction that records it. */
   recordForwardError(tx: Sql, id: string, at: number | null, error: string | null): Promise<void>;
 
@@ -98,6 +105,7 @@ interface BotRow {
   token_enc: string;
   hook_id: string | null;
   hook_secret_enc: string | null;
+  forward_secret_enc: string | null;
   forward_url: string | null;
   forward_error_at: number | null;
   forward_error: string | null;
@@ -126,7 +134,7 @@ interface LinkRow {
 
 const toBot = (r: BotRow): BotRecord => ({
   id: r.id, projectId: r.project_id, botId: r.bot_id, username: r.username, name: r.name, note: r.note, tokenSealed: r.token_enc,
-  hookId: r.hook_id, hookSecretSealed: r.hook_secret_enc, forwardUrl: r.forward_url, forwardErrorAt: r.forward_error_at,
+  hookId: r.hook_id, hookSecretSealed: r.hook_secret_enc, forwardSecretSealed: r.forward_secret_enc ?? null, forwardUrl: r.forward_url, forwardErrorAt: r.forward_error_at,
   forwardError: r.forward_error, createdAt: r.created_at,
 });
 
@@ -203,8 +211,13 @@ export class SqlBotRepository implements BotRepository {
     return row && toBot(row);
   }
 
-  async setForwarding(id: string, f: { hookId: string; hookSecretSealed: string; forwardUrl: string }): Promise<void> {
-    await this.db.run("UPDATE bots SET hook_id = ?, hook_secret_enc = ?, forward_url = ? WHERE id = ?", [f.hookId, f.hookSecretSealed, f.forwardUrl, id]);
+  async ensureForwardSecret(id: string, sealed: string): Promise<string> {
+    await this.db.run("UPDATE bots SET forward_secret_enc = ? WHERE id = ? AND forward_secret_enc IS NULL", [sealed, id]);
+    return (await this.db.get<{ forward_secret_enc: string }>("SELECT forward_secret_enc FROM bots WHERE id = ?", [id]))!.forward_secret_enc;
+  }
+
+  async setForwarding(id: string, f: { hookId: string; hookSecretSealed: string; forwardSecretSealed: string; forwardUrl: string }): Promise<void> {
+    await this.db.run("UPDATE bots SET hook_id = ?, hook_secret_enc = ?, forward_secret_enc = ?, forward_url = ? WHERE id = ?", [f.hookId, f.hookSecretSealed, f.forwardSecretSealed, f.forwardUrl, id]);
   }
 
   async recordForwardError(tx: Sql, id: string, at: number | null, error: string | null): Promise<void> {

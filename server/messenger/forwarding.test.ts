@@ -1,6 +1,7 @@
 // Forwarding of bot updates: the hook registered with setWebhook and a secret_token, forged
 // updates refused, updates acknowledged at once and forwarded byte for byte through the one job
 // queue, retried on the W2 schedule while the receiver fails, and surviving a restart.
+import { createHmac } from "node:crypto";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manualClock } from "../jobs/clock.ts";
@@ -9,6 +10,7 @@ import type { Tenant } from "../test/harness.ts";
 import { FORWARD_JOB, FORWARD_RETRY_MS } from "./forwarding.ts";
 import type { EmulatedBot } from "./test/bot-api-emulator.ts";
 import { startMessenger, startReceiver, type MessengerSetup, type Receiver } from "./test/messenger-fixture.ts";
+import { verifyAt } from "./test/reference-verify.ts";
 
 const clock = manualClock();
 let s: MessengerSetup;
@@ -25,19 +27,20 @@ afterAll(async () => {
   await s.stop();
 });
 
-async function connected(username: string): Promise<{ bot: EmulatedBot; id: string; hookUrl: string }> {
+async function connected(username: string): Promise<{ bot: EmulatedBot; id: string; hookUrl: string; secret: string }> {
   const bot = s.emulator.addBot({ username });
   const added = await t.api("POST", "/v1/messenger/mybots", { token: bot.token });
   const set = await t.api("POST", `/v1/messenger/mybots/${added.body.id}/webhook`, { forwardUrl: receiver.url });
   expect(set.status).toBe(200);
-  return { bot, id: added.body.id, hookUrl: set.body.hookUrl };
+  return { bot, id: added.body.id, hookUrl: set.body.hookUrl, secret: set.body.secret };
 }
 
 const forwardJobs = () => s.platform.services.backend.countJobs(FORWARD_JOB);
 
 describe("setting forwarding", () => {
   it("registers an unguessable hook URL with setWebhook and a secret_token", async () => {
-    const { bot, id, hookUrl } = await connected("fwd_set_bot");
+    const { bot, id, hookUrl, secret: forwardSecret } = await connected("fwd_set_bot");
+    expect(forwardSecret).toMatch(/^whsec_[A-Za-z0-9]{44}$/);
     expect(hookUrl).toMatch(new RegExp(`^${s.platform.url}/hooks/messenger/[A-Za-z0-9_-]{32}$`));
     expect(hookUrl).not.toContain(id);
     expect(bot.webhook.url).toBe(hookUrl);
@@ -49,7 +52,8 @@ describe("setting forwarding", () => {
     // A new forwardUrl keeps the hook and its secret: updates on their way still get through.
     const secret = bot.webhook.secretToken;
     const again = await t.api("POST", `/v1/messenger/mybots/${id}/webhook`, { forwardUrl: `${receiver.url}?v=2` });
-    expect(again.body).toEqual({ hookUrl, forwardUrl: `${receiver.url}?v=2` });
+    // ... and its forward signing secret: forwards on their way still verify (decision W9).
+    expect(again.body).toEqual({ hookUrl, forwardUrl: `${receiver.url}?v=2`, secret: forwardSecret });
     expect(bot.webhook.secretToken).toBe(secret);
   });
 
@@ -126,6 +130,39 @@ describe("receiving updates", () => {
     expect(receiver.bodies.slice(seen)).toEqual([JSON.stringify(raw)]);
     expect(receiver.headers.at(-1)!["x-telegram-bot-api-secret-token"]).toBeUndefined();
     expect(await forwardJobs()).toBe(0);
+  });
+
+  it("signs each forward with both header families (decision W9); the reference library verifies it with the secret setBotWebhook showed", async () => {
+    const { bot, id, secret } = await connected("fwd_signed_bot");
+    receiver.status = 200;
+    const raw = { update_id: 4242, message: { message_id: 9, text: "signed", chat: { id: 42, type: "private" }, date: 1 } };
+    await s.emulator.deliver(bot.token, raw);
+    await s.emulator.deliver(bot.token, raw); // the platform sending the same update twice
+    const seen = receiver.bodies.length;
+    expect(await s.platform.worker.drain()).toBe(2);
+    const [first, second] = receiver.headers.slice(seen);
+    const body = receiver.bodies[seen];
+    expect(body).toBe(JSON.stringify(raw));
+    expect(verifyAt(clock.now(), secret, body, first)).toEqual(raw);
+    expect(first["webhook-id"]).toBe(`upd_${id}_4242`);
+    expect(second["webhook-id"]).toBe(first["webhook-id"]); // one id: the project drops the repeat
+    expect(first["x-platform-bot-id"]).toBe(id);
+    expect(first["x-platform-signature"]).toBe(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
+    // Another bot's secret does not verify it.
+    const other = await connected("fwd_signed_other_bot");
+    expect(() => verifyAt(clock.now(), other.secret, body, first)).toThrow("No matching signature found");
+  });
+
+  it("a bot whose forwarding was set before W9 (no forward secret) gets one at its first forward; setting forwarding again shows it", async () => {
+    const { bot, id } = await connected("fwd_legacy_bot");
+    s.platform.db.prepare("UPDATE bots SET forward_secret_enc = NULL WHERE id = ?").run(id);
+    receiver.status = 200;
+    const seen = receiver.bodies.length;
+    await s.emulator.deliver(bot.token, { update_id: 5150 });
+    expect(await s.platform.worker.drain()).toBe(1);
+    const again = await t.api("POST", `/v1/messenger/mybots/${id}/webhook`, { forwardUrl: receiver.url });
+    expect(again.body.secret).toMatch(/^whsec_[A-Za-z0-9]{44}$/);
+    expect(verifyAt(clock.now(), again.body.secret, receiver.bodies[seen], receiver.headers[seen])).toEqual({ update_id: 5150 });
   });
 
   it("keeps an update while the receiver fails, retries on the W2 schedule, and delivers it when it recovers", async () => {

@@ -2,9 +2,13 @@
 // platform is our hook URL, unguessable per bot, registered with a `secret_token`; each update
 // that arrives with that token is acknowledged at once and forwarded to the project's forwardUrl
 // as a job of the one queue, the body exactly as received, retried on the schedule of webhook
-// deliveries (docs/decisions.md W2, B6).
+// deliveries (docs/decisions.md W2, B6). Each forward is signed as webhook deliveries are
+// (X-Platform-Signature and the Standard Webhooks headers) with the bot's own forward secret,
+// which the project gets from POST /mybots/{id}/webhook (decision W9).
 import { randomBytes } from "node:crypto";
+import { signatureHeaders, signingKeys } from "../adapters/webhook-signing.ts";
 import type { Job } from "../jobs/job-queue.ts";
+import { newSigningSecret } from "../secrets/signing-secret.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import type { BotRecord } from "./bot-repository.ts";
 import type { MessengerContext } from "./messenger-context.ts";
@@ -30,13 +34,34 @@ export function hookUrl(m: MessengerContext, hookId: string): string {
  * nothing here), then stores where its updates go. The hook id and secret are kept across calls,
  * so changing the forwardUrl never breaks updates already on their way.
  */
-export async function setUpForwarding(m: MessengerContext, bot: BotRecord, forwardUrl: string): Promise<{ hookUrl: string; forwardUrl: string }> {
+export async function setUpForwarding(m: MessengerContext, bot: BotRecord, forwardUrl: string): Promise<{ hookUrl: string; forwardUrl: string; secret: string }> {
   const hookId = bot.hookId ?? randomBytes(24).toString("base64url");
   const secret = bot.hookSecretSealed ? m.secrets.open(bot.hookSecretSealed) : randomBytes(32).toString("base64url");
+  // Kept too, like the hook: forwards already queued still verify with what the project holds.
+  const forwardSecret = bot.forwardSecretSealed ? m.secrets.open(bot.forwardSecretSealed) : newSigningSecret();
   const url = hookUrl(m, hookId);
   await m.api(m.secrets.open(bot.tokenSealed)).setWebhook({ url, secretToken: secret });
-  await m.bots.setForwarding(bot.id, { hookId, hookSecretSealed: bot.hookSecretSealed ?? m.secrets.seal(secret), forwardUrl });
-  return { hookUrl: url, forwardUrl };
+  await m.bots.setForwarding(bot.id, {
+    hookId,
+    hookSecretSealed: bot.hookSecretSealed ?? m.secrets.seal(secret),
+    forwardSecretSealed: bot.forwardSecretSealed ?? m.secrets.seal(forwardSecret),
+    forwardUrl,
+  });
+  return { hookUrl: url, forwardUrl, secret: forwardSecret };
+}
+
+/**
+ * webhook-id of a forward: the bot and the update's own id, the same on every retry and when the
+ * platform sends the update twice, so the project drops repeats by it.
+ */
+export function forwardId(botId: string, body: string, jobId: number): string {
+  try {
+    const updateId = (JSON.parse(body) as { update_id?: unknown }).update_id;
+    if (Number.isSafeInteger(updateId)) return `upd_${botId}_${updateId as number}`;
+  } catch {
+    // the hook only queues JSON Updates; a job from elsewhere falls back to its own id
+  }
+  return `fwd_${jobId}`;
 }
 
 export function forwardGroup(forwardUrl: string): string {
@@ -48,9 +73,13 @@ export function forwardJob(m: MessengerContext): JobHandler {
     const p = job.payload as ForwardPayload;
     const bot = await m.bots.byId(p.bot);
     if (!bot) return { done: true };
+    // A bot whose forwarding was set before W9 gets its secret at its first forward (its owner
+    // reads it by setting forwarding again, which keeps it): no forward goes out unsigned.
+    const sealed = bot.forwardSecretSealed ?? (await m.bots.ensureForwardSecret(bot.id, m.secrets.seal(newSigningSecret())));
+    const signed = signatureHeaders(forwardId(bot.id, p.body, job.id), p.body, signingKeys(m.secrets.open(sealed)), m.clock.now());
     const result = await m.outbound(p.forwardUrl, {
       body: p.body,
-      headers: { "content-type": "application/json", "x-platform-bot-id": bot.id },
+      headers: { "content-type": "application/json", "x-platform-bot-id": bot.id, ...signed },
       development: m.config.allowHttpLoopbackWebhooks,
     });
     if (result.status >= 200 && result.status < 300) return { done: true };

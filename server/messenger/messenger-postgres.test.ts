@@ -28,6 +28,7 @@ import { SqlBotRepository } from "./bot-repository.ts";
 import { APPLY_PRESET_JOB } from "./presets.ts";
 import { startBotApiEmulator, type BotApiEmulator } from "./test/bot-api-emulator.ts";
 import { startReceiver, type Receiver } from "./test/messenger-fixture.ts";
+import { verifyAt } from "./test/reference-verify.ts";
 
 describe("messenger jobs on postgres", () => {
   const store = useStore("postgres");
@@ -69,7 +70,7 @@ describe("messenger jobs on postgres", () => {
     const connected = await connectBot(m, project, bot.token, null);
     if (!connected.ok) throw new Error(connected.message);
     expect(await m.bots.list(project)).toEqual([connected.bot]);
-    const { hookUrl } = await setUpForwarding(m, connected.bot, receiver.url);
+    const { hookUrl, secret } = await setUpForwarding(m, connected.bot, receiver.url);
     expect(bot.webhook.url).toBe(hookUrl);
 
     const raw = { update_id: 910001, message: { message_id: 1, text: "h\u00e9llo \u{1F600} \"quoted\"", chat: { id: 42, type: "private" }, date: 1 } };
@@ -81,6 +82,9 @@ describe("messenger jobs on postgres", () => {
     expect(await worker.drain()).toBe(1);
     expect(receiver.bodies).toEqual([JSON.stringify(raw)]);
     expect(receiver.headers[0]["x-platform-bot-id"]).toBe(connected.bot.id);
+    // Signed (decision W9): the reference Standard Webhooks library verifies it with the secret.
+    expect(verifyAt(clock.now(), secret, receiver.bodies[0], receiver.headers[0])).toEqual(raw);
+    expect(receiver.headers[0]["webhook-id"]).toBe(`upd_${connected.bot.id}_910001`);
     expect(await backend.countJobs(FORWARD_JOB)).toBe(0);
 
     // The receiver fails: the attempt's error is written with the rescheduling, the update kept.
@@ -95,6 +99,9 @@ describe("messenger jobs on postgres", () => {
     clock.advance(FORWARD_RETRY_MS[0]);
     expect(await worker.drain()).toBe(1);
     expect(receiver.bodies).toEqual([JSON.stringify(raw), JSON.stringify(retried)]);
+    // The retry is signed at its own time, and still verifies then.
+    expect(receiver.headers[1]["webhook-timestamp"]).toBe(String(Math.floor(clock.now() / 1000)));
+    expect(verifyAt(clock.now(), secret, receiver.bodies[1], receiver.headers[1])).toEqual(retried);
     expect(await backend.countJobs(FORWARD_JOB)).toBe(0);
   });
 

@@ -52,4 +52,12 @@ export const messengerMigrations: Migration[] = [
       CREATE INDEX bot_links_user ON bot_links (telegram_user_id);`,
     postgres: `ALTER TABLE bot_links ADD COLUMN seq BIGSERIAL UNIQUE;`,
   },
+  {
+    // Forwards to the project are signed (decision W9) with a secret of the bot's own, made when
+    // forwarding is set, or at the first forward of a bot whose forwarding was set before; the
+    // owner reads it from POST /v1/messenger/mybots/{id}/webhook, which keeps it.
+    version: 203,
+    name: "messenger forward signing secrets",
+    sql: `ALTER TABLE bots ADD COLUMN forward_secret_enc TEXT;`,
+  },
 ];

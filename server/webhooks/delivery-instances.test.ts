@@ -29,7 +29,7 @@ for (const backend of backends) describe(`webhook delivery on ${backend}, two in
       const queue = new JobQueue(db, clock);
       const engine = deliveryEngine({
         store: new SqlDeliveryStore(db, queue),
-        send: (hook, delivery) => sendWebhook(hook.url, delivery.event, delivery.payload, hook.secretSealed, { development: true, timeoutMs: 5_000 }),
+        send: (hook, delivery) => sendWebhook(hook.url, { id: delivery.eventId, type: delivery.event, body: delivery.payload }, hook.secretSealed, clock.now(), { development: true, timeoutMs: 5_000 }),
         clock,
       });
       const worker = createWorker({ queue, clock, handlers: { [DELIVER_JOB]: engine.job } });

@@ -66,7 +66,7 @@ export class SqlDeliveryStore implements DeliveryStore {
     // One statement for the delivery and its subscription (an inner join: no subscription, no
     // attempt), read fresh on every attempt so a deleted, deactivated or changed one is seen.
     const r = await this.store.get<LoadRow>(
-      `SELECT d.id, d.webhook_id, d.event, d.status, d.http_code, d.attempts, d.payload, d.created_at, d.next_attempt_at, d.schedule_step,
+      `SELECT d.id, d.webhook_id, d.event, d.status, d.http_code, d.attempts, d.payload, d.created_at, d.next_attempt_at, d.event_id, d.test, d.schedule_step,
               w.project_id AS w_project_id, w.url AS w_url, w.events AS w_events, w.secret_enc AS w_secret_enc, w.active AS w_active, w.created_at AS w_created_at
        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = ?`,
       [deliveryId],

@@ -38,4 +38,11 @@ export const webhookMigrations: Migration[] = [
       CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (webhook_id) WHERE status = 'pending';`,
     postgres: `CREATE INDEX webhooks_project ON webhooks (project_id);`,
   },
+  {
+    // A test event (POST /v1/webhooks/{id}/test) is a delivery like any other, marked: it has no
+    // row in `events` (nothing happened), so its id lives in its payload only.
+    version: 202,
+    name: "test deliveries are marked",
+    sql: `ALTER TABLE webhook_deliveries ADD COLUMN test BOOLEAN NOT NULL DEFAULT FALSE;`,
+  },
 ];

@@ -1,8 +1,9 @@
 // The opened-key cache signs exactly as the secret itself does, follows a changed secret at once,
 // and stays within its bound.
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { signature } from "../adapters/webhook-sender.ts";
+import { standardSignature } from "../adapters/webhook-signing.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { SigningKeys } from "./signing-keys.ts";
 
@@ -13,7 +14,17 @@ describe("SigningKeys", () => {
   it("signs byte for byte as the whsec_ string does", () => {
     const keys = new SigningKeys((s) => box.open(s));
     for (const secret of ["whsec_" + "a".repeat(43), "whsec_ünïcode-and-more", "whsec_"]) {
-      expect(signature(body, keys.get(box.seal(secret)))).toBe(signature(body, secret));
+      expect(signature(body, keys.get(box.seal(secret)).platform)).toBe(signature(body, secret));
+    }
+  });
+
+  it("opens the Standard Webhooks key as the base64 decoding of the text after whsec_, in either alphabet", () => {
+    const keys = new SigningKeys((s) => box.open(s));
+    const bytes = randomBytes(24);
+    for (const secret of [`whsec_${bytes.toString("base64")}`, `whsec_${bytes.toString("base64url")}`]) {
+      const standard = keys.get(box.seal(secret)).standard;
+      expect(standard.export().equals(bytes)).toBe(true);
+      expect(standardSignature("evt_1", 1700000000, body, standard)).toBe(`v1,${createHmac("sha256", bytes).update(`evt_1.1700000000.${body}`).digest("base64")}`);
     }
   });
 
@@ -22,9 +33,9 @@ describe("SigningKeys", () => {
     const keys = new SigningKeys((s) => (opened.push(s), box.open(s)));
     const first = box.seal("whsec_first");
     const second = box.seal("whsec_second");
-    expect(signature(body, keys.get(first))).toBe(signature(body, "whsec_first"));
-    expect(signature(body, keys.get(first))).toBe(signature(body, "whsec_first"));
-    expect(signature(body, keys.get(second))).toBe(signature(body, "whsec_second"));
+    expect(signature(body, keys.get(first).platform)).toBe(signature(body, "whsec_first"));
+    expect(signature(body, keys.get(first).platform)).toBe(signature(body, "whsec_first"));
+    expect(signature(body, keys.get(second).platform)).toBe(signature(body, "whsec_second"));
     expect(opened).toEqual([first, second]);
   });
 
@@ -37,7 +48,7 @@ describe("SigningKeys", () => {
     keys.get(sealed[3]);
     keys.get(sealed[0]); // dropped, opened again
     expect(opened).toEqual([...sealed, sealed[0]]);
-    expect(signature(body, keys.get(sealed[0]))).toBe(signature(body, "whsec_a"));
+    expect(signature(body, keys.get(sealed[0]).platform)).toBe(signature(body, "whsec_a"));
   });
 
   it("a secret that cannot be opened is an error, not a cached key", () => {

@@ -27,6 +27,10 @@ export interface DeliveryRecord {
   payload: string;
   createdAt: string;
   nextAttemptAt: string | null;
+  /** The envelope's id: webhook-id of every attempt (decision W7). */
+  eventId: string;
+  /** A sample sent by the test operation, not an event that happened (decision W8). */
+  test: boolean;
 }
 
 export interface WebhookRepository {
@@ -38,6 +42,11 @@ export interface WebhookRepository {
   /** Newest first; `before`: only deliveries with a smaller id (the next page's cursor). */
   listDeliveries(webhookId: string, limit: number, before?: number): Promise<DeliveryRecord[]>;
   getDelivery(webhookId: string, id: number): Promise<DeliveryRecord | undefined>;
+  /**
+   * Logs a test event for the subscription and queues its delivery like any other (decision W8):
+   * pending, first attempt at once, retried on the W2 schedule. `body` is the exact envelope.
+   */
+  addTestDelivery(hook: WebhookRecord, event: { type: string; body: string; createdAt: string }): Promise<DeliveryRecord>;
 }
 
 interface HookRow {
@@ -60,10 +69,12 @@ export interface DeliveryRow {
   payload: string;
   created_at: string;
   next_attempt_at: string | null;
+  event_id: string | null;
+  test: unknown;
 }
 
 export const HOOK_COLUMNS = "id, project_id, url, events, secret_enc, active, created_at";
-export const DELIVERY_COLUMNS = "id, webhook_id, event, status, http_code, attempts, payload, created_at, next_attempt_at";
+export const DELIVERY_COLUMNS = "id, webhook_id, event, status, http_code, attempts, payload, created_at, next_attempt_at, event_id, test";
 
 export const toHook = (r: HookRow): WebhookRecord => ({
   id: r.id, projectId: r.project_id, url: r.url, events: JSON.parse(r.events), secretSealed: r.secret_enc, active: bool(r.active), createdAt: r.created_at,
@@ -72,7 +83,22 @@ export const toHook = (r: HookRow): WebhookRecord => ({
 export const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
   id: r.id, webhookId: r.webhook_id, event: r.event, status: r.status, httpCode: r.http_code, attempts: r.attempts,
   payload: r.payload, createdAt: r.created_at, nextAttemptAt: r.next_attempt_at,
+  eventId: r.event_id ?? envelopeId(r.payload, r.id), test: bool(r.test),
 });
+
+/**
+ * The id of a delivery with no row in `events` (a test event, or a row older than the column):
+ * its envelope's `id`, else one made from the delivery's own id, stable all the same.
+ */
+function envelopeId(payload: string, deliveryId: number): string {
+  try {
+    const id = (JSON.parse(payload) as { id?: unknown }).id;
+    if (typeof id === "string" && id) return id;
+  } catch {
+    // not JSON: fall through
+  }
+  return `dlv_${deliveryId}`;
+}
 
 /** Webhook subscriptions and their delivery log, written once for both stores (db/sql.ts). */
 export class SqlWebhookRepository implements WebhookRepository {
@@ -121,5 +147,18 @@ export class SqlWebhookRepository implements WebhookRepository {
     if (!Number.isSafeInteger(id)) return undefined;
     const row = await this.store.get<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND id = ?`, [webhookId, id]);
     return row && toDelivery(row);
+  }
+
+  addTestDelivery(hook: WebhookRecord, event: { type: string; body: string; createdAt: string }): Promise<DeliveryRecord> {
+    return this.store.transaction(async (tx) => {
+      const row = await tx.get<DeliveryRow>(
+        `INSERT INTO webhook_deliveries (webhook_id, event, status, http_code, attempts, payload, created_at, next_attempt_at, test)
+         VALUES (?, ?, 'pending', 0, 0, ?, ?, ?, ?) RETURNING ${DELIVERY_COLUMNS}`,
+        [hook.id, event.type, event.body, event.createdAt, event.createdAt, true],
+      );
+      // The same job, group and handler as an emitted event's delivery (events/event-outbox.ts).
+      await this.jobs.enqueue(tx, DELIVER_JOB, { deliveryId: row!.id, webhookId: hook.id }, { group: new URL(hook.url).origin });
+      return toDelivery(row!);
+    });
   }
 }

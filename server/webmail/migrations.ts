@@ -21,9 +21,8 @@ export const webmailMigrations: Migration[] = [
   },
   {
     // The origins a login link allowed to frame webmail (decision M11), passed on to its session:
-    // a JSON array of origins, NULL for none. Version 241 rather than the next free (200): other
-    // branches of this session add their areas' 200s.
-    version: 241,
+    // a JSON array of origins, NULL for none.
+    version: 201,
     name: "webmail: frame ancestors of a link and its session",
     sql: `
       ALTER TABLE webmail_links ADD COLUMN frame_ancestors TEXT;

@@ -14,7 +14,11 @@ const { data, error } = await client.GET("/v1/mailboxes"); // error: { error, co
 - A 429 is retried after its `Retry-After` (twice by default; `maxRetries` to change).
 - `paginate(fetchPage)` walks offset/limit lists as an async iterator.
 - `withIdempotencyKey(body)` gives a send an `idempotencyKey` to reuse on every retry of it.
-- On Node, `verifyWebhookSignature(rawBody, header, secret)` checks `X-Platform-Signature`
-  (also from `@platform-api/client/webhooks`). The browser build leaves it out: webhook secrets
+- On Node, `verifyWebhookSignature(rawBody, header, secret)` checks `X-Platform-Signature`;
+  `verifyStandardWebhook(rawBody, headers, secret, { toleranceSeconds })` checks the Standard
+  Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) and refuses a
+  timestamp more than 5 minutes (by default) from now; `checkStandardWebhook` says why, and
+  answers the `webhook-id` to remember so that a repeated delivery is skipped (also from
+  `@platform-api/client/webhooks`). The browser build leaves it out: webhook secrets
   belong on servers.
 - Browsers can call the API only from origins the service allows (its `CORS_ORIGINS` setting).

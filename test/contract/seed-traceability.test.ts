@@ -23,6 +23,7 @@ describe("operations of the seed", () => {
     listSuppressions: "SU1",
     createSuppression: "SU1",
     deleteSuppression: "SU1",
+    sendWebhookTestEvent: "W8",
   };
 
   it("has the 43 operations of the seed and only the decided additions, all under /v1", () => {

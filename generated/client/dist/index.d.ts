@@ -49,6 +49,7 @@ export declare const operationScopes: {
     readonly removeGroupMember: "mail:mailboxes";
     readonly sendMail: "mail:send";
     readonly sendMailBatch: "mail:send";
+    readonly sendWebhookTestEvent: "webhooks";
     readonly setBotWebhook: "messenger:bots";
     readonly setMailboxShared: "mail:mailboxes";
 };

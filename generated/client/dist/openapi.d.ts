@@ -908,6 +908,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends a signed sample of any event type to this webhook now (decision W8, added under V1): the
+         *     sample's `data` has the shape of that type's payload (made-up values), its envelope carries
+         *     `test: true`, and it goes through the same delivery as real events: signed with both header
+         *     families (decision W7), first attempt at once, retries on the W2 schedule, logged in the delivery
+         *     log with `test: true`. Any type may be sent, subscribed or not. Answers the logged delivery
+         *     (pending); its outcome shows in the log. An inactive webhook (decision W5) is 409.
+         *
+         *     Requires scope `webhooks`.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webmail/login-link": {
         parameters: {
             query?: never;
@@ -1701,6 +1728,11 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["MailBouncedData"];
             id: string;
+            /**
+             * @description Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its
+             *     `data` has the type's shape with made-up values; act on nothing in it.
+             */
+            test?: boolean;
             /** @enum {string} */
             type: "mail.bounced";
         };
@@ -1816,6 +1848,11 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["MailClickedData"];
             id: string;
+            /**
+             * @description Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its
+             *     `data` has the type's shape with made-up values; act on nothing in it.
+             */
+            test?: boolean;
             /** @enum {string} */
             type: "mail.clicked";
         };
@@ -1837,6 +1874,11 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["MailComplainedData"];
             id: string;
+            /**
+             * @description Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its
+             *     `data` has the type's shape with made-up values; act on nothing in it.
+             */
+            test?: boolean;
             /** @enum {string} */
             type: "mail.complained";
         };
@@ -1858,6 +1900,11 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["MailDeliveredData"];
             id: string;
+            /**
+             * @description Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its
+             *     `data` has the type's shape with made-up values; act on nothing in it.
+             */
+            test?: boolean;
             /** @enum {string} */
             type: "mail.delivered";
         };
@@ -1879,6 +1926,11 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["MailDlpData"];
             id: string;
+            /**
+             * @description Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its
+             *     `data` has the type's shape with made-up values; act on nothing in it.
+             */
+            test?: boolean;
             /** @enum {string} */
             type: "mail.dlp";
         };
@@ -1960,6 +2012,11 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["MailDomainStatusChangedData"];
             id: string;
+            /**
+             * @description Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its
+             *     `data` has the type's shape with made-up values; act on nothing in it.
+             */
+            test?: boolean;
             /** @enum {string} */
             type: "maildomain.status_changed";
         };
@@ -2002,6 +2059,11 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["MailOpenedData"];
             id: string;
+            /**
+             * @description Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its
+             *     `data` has the type's shape with made-up values; act on nothing in it.
+             */
+            test?: boolean;
             /** @enum {string} */
             type: "mail.opened";
         };
@@ -2033,6 +2095,11 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["MailReceivedData"];
             id: string;
+            /**
+             * @description Present and true only on a sample sent by POST /v1/webhooks/{id}/test (decision W8): its
+             *     `data` has the type's shape with made-up values; act on nothing in it.
+             */
+            test?: boolean;
             /** @enum {string} */
             type: "mail.received";
         };
@@ -2422,7 +2489,11 @@ export interface components {
         WebhookCreated: {
             events: components["schemas"]["EventType"][];
             id: components["schemas"]["ResourceId"];
-            /** @description HMAC key of X-Platform-Signature, with its `whsec_` prefix; returned only here. */
+            /**
+             * @description HMAC key of X-Platform-Signature (the whole string, prefix included, as text) and of the
+             *     Standard Webhooks `webhook-signature` (the base64 decoding of the text after `whsec_`, as
+             *     every Standard Webhooks library reads it; decision W7); returned only here.
+             */
             secret: string;
             /** Format: uri */
             url: string;
@@ -2446,6 +2517,13 @@ export interface components {
             /** @description The exact signed body. */
             payload: string;
             status: components["schemas"]["DeliveryStatus"];
+            /** @description A sample sent by POST /v1/webhooks/{id}/test, not an event that happened (decision W8). */
+            test?: boolean;
+        };
+        /** @description What POST /v1/webhooks/{id}/test sends (decision W8). */
+        WebhookTestRequest: {
+            /** @description The event type to send a sample of; any type, whether the webhook subscribes to it or not. */
+            event: components["schemas"]["EventType"];
         };
     };
     responses: never;
@@ -6829,6 +6907,14 @@ export interface operations {
                         forwardUrl: string;
                         /** Format: uri */
                         hookUrl: string;
+                        /**
+                         * @description The key of the signatures every forward to `forwardUrl` carries (decision W9): the
+                         *     seed's `X-Platform-Signature` (HMAC of the body keyed with this whole string) and the
+                         *     Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, keyed
+                         *     with the base64 decoding of the text after `whsec_`), as webhook deliveries (decision
+                         *     W7). The bot's own, kept when forwarding is set again: call again to read it.
+                         */
+                        secret: string;
                     };
                 };
             };
@@ -7855,6 +7941,128 @@ export interface operations {
             };
         };
     };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["ResourceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful answer: HTTP 200 with a JSON body. */
+            200: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description The request breaks a rule of the contract; nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description The RFC 6750 challenge: `Bearer realm="platform-api"` when no bearer token was sent, with
+                     *     `error="invalid_token"` and an `error_description` when one was sent and refused.
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is valid but lacks the scope the operation requires. */
+            403: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description The RFC 6750 challenge naming the missing scope: `Bearer realm="platform-api", error="insufficient_scope", scope="<scope>"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in the key's project (another project's resource answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource's state forbids the operation (`code` tells which rule). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request carries a body that is not `application/json`; nothing was changed. */
+            415: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's rate limit (`rate_limited`) or a daily or monthly quota (`quota_exceeded`) is used up. */
+            429: {
+                headers: {
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before the next request can succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createWebmailLoginLink: {
         parameters: {
             query?: never;
@@ -7971,6 +8179,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
+                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 *     attempt and redelivery. Refusing a second delivery of an id already processed is the
+                 *     receiver's replay protection beyond the timestamp.
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
+                 *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
+                 *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
+                 *     from your clock.
+                 */
+                "webhook-signature"?: string;
+                /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
+                "webhook-timestamp"?: string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.bounced";
                 /**
@@ -8001,6 +8225,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
+                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 *     attempt and redelivery. Refusing a second delivery of an id already processed is the
+                 *     receiver's replay protection beyond the timestamp.
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
+                 *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
+                 *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
+                 *     from your clock.
+                 */
+                "webhook-signature"?: string;
+                /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
+                "webhook-timestamp"?: string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.clicked";
                 /**
@@ -8031,6 +8271,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
+                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 *     attempt and redelivery. Refusing a second delivery of an id already processed is the
+                 *     receiver's replay protection beyond the timestamp.
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
+                 *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
+                 *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
+                 *     from your clock.
+                 */
+                "webhook-signature"?: string;
+                /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
+                "webhook-timestamp"?: string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.complained";
                 /**
@@ -8061,6 +8317,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
+                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 *     attempt and redelivery. Refusing a second delivery of an id already processed is the
+                 *     receiver's replay protection beyond the timestamp.
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
+                 *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
+                 *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
+                 *     from your clock.
+                 */
+                "webhook-signature"?: string;
+                /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
+                "webhook-timestamp"?: string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.delivered";
                 /**
@@ -8091,6 +8363,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
+                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 *     attempt and redelivery. Refusing a second delivery of an id already processed is the
+                 *     receiver's replay protection beyond the timestamp.
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
+                 *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
+                 *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
+                 *     from your clock.
+                 */
+                "webhook-signature"?: string;
+                /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
+                "webhook-timestamp"?: string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.dlp";
                 /**
@@ -8121,6 +8409,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
+                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 *     attempt and redelivery. Refusing a second delivery of an id already processed is the
+                 *     receiver's replay protection beyond the timestamp.
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
+                 *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
+                 *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
+                 *     from your clock.
+                 */
+                "webhook-signature"?: string;
+                /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
+                "webhook-timestamp"?: string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.opened";
                 /**
@@ -8151,6 +8455,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
+                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 *     attempt and redelivery. Refusing a second delivery of an id already processed is the
+                 *     receiver's replay protection beyond the timestamp.
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
+                 *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
+                 *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
+                 *     from your clock.
+                 */
+                "webhook-signature"?: string;
+                /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
+                "webhook-timestamp"?: string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.received";
                 /**
@@ -8181,6 +8501,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
+                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 *     attempt and redelivery. Refusing a second delivery of an id already processed is the
+                 *     receiver's replay protection beyond the timestamp.
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
+                 *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
+                 *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
+                 *     from your clock.
+                 */
+                "webhook-signature"?: string;
+                /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
+                "webhook-timestamp"?: string;
                 /** @description The event type. */
                 "X-Platform-Event": "maildomain.status_changed";
                 /**

@@ -54,6 +54,7 @@ export const operationScopes = {
   "removeGroupMember": "mail:mailboxes",
   "sendMail": "mail:send",
   "sendMailBatch": "mail:send",
+  "sendWebhookTestEvent": "webhooks",
   "setBotWebhook": "messenger:bots",
   "setMailboxShared": "mail:mailboxes"
 } as const;
