@@ -8180,21 +8180,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
-                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 * @description Standard Webhooks (decision W7): the event's id, the envelope's `id`, the same on every
                  *     attempt and redelivery. Refusing a second delivery of an id already processed is the
                  *     receiver's replay protection beyond the timestamp.
                  */
-                "webhook-id"?: string;
+                "webhook-id": string;
                 /**
                  * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
                  *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
                  *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
                  *     from your clock.
                  */
-                "webhook-signature"?: string;
+                "webhook-signature": string;
                 /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
-                "webhook-timestamp"?: string;
+                "webhook-timestamp": string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.bounced";
                 /**
@@ -8226,21 +8225,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
-                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 * @description Standard Webhooks (decision W7): the event's id, the envelope's `id`, the same on every
                  *     attempt and redelivery. Refusing a second delivery of an id already processed is the
                  *     receiver's replay protection beyond the timestamp.
                  */
-                "webhook-id"?: string;
+                "webhook-id": string;
                 /**
                  * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
                  *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
                  *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
                  *     from your clock.
                  */
-                "webhook-signature"?: string;
+                "webhook-signature": string;
                 /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
-                "webhook-timestamp"?: string;
+                "webhook-timestamp": string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.clicked";
                 /**
@@ -8272,21 +8270,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
-                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 * @description Standard Webhooks (decision W7): the event's id, the envelope's `id`, the same on every
                  *     attempt and redelivery. Refusing a second delivery of an id already processed is the
                  *     receiver's replay protection beyond the timestamp.
                  */
-                "webhook-id"?: string;
+                "webhook-id": string;
                 /**
                  * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
                  *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
                  *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
                  *     from your clock.
                  */
-                "webhook-signature"?: string;
+                "webhook-signature": string;
                 /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
-                "webhook-timestamp"?: string;
+                "webhook-timestamp": string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.complained";
                 /**
@@ -8318,21 +8315,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
-                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 * @description Standard Webhooks (decision W7): the event's id, the envelope's `id`, the same on every
                  *     attempt and redelivery. Refusing a second delivery of an id already processed is the
                  *     receiver's replay protection beyond the timestamp.
                  */
-                "webhook-id"?: string;
+                "webhook-id": string;
                 /**
                  * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
                  *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
                  *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
                  *     from your clock.
                  */
-                "webhook-signature"?: string;
+                "webhook-signature": string;
                 /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
-                "webhook-timestamp"?: string;
+                "webhook-timestamp": string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.delivered";
                 /**
@@ -8364,21 +8360,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
-                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 * @description Standard Webhooks (decision W7): the event's id, the envelope's `id`, the same on every
                  *     attempt and redelivery. Refusing a second delivery of an id already processed is the
                  *     receiver's replay protection beyond the timestamp.
                  */
-                "webhook-id"?: string;
+                "webhook-id": string;
                 /**
                  * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
                  *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
                  *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
                  *     from your clock.
                  */
-                "webhook-signature"?: string;
+                "webhook-signature": string;
                 /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
-                "webhook-timestamp"?: string;
+                "webhook-timestamp": string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.dlp";
                 /**
@@ -8410,21 +8405,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
-                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 * @description Standard Webhooks (decision W7): the event's id, the envelope's `id`, the same on every
                  *     attempt and redelivery. Refusing a second delivery of an id already processed is the
                  *     receiver's replay protection beyond the timestamp.
                  */
-                "webhook-id"?: string;
+                "webhook-id": string;
                 /**
                  * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
                  *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
                  *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
                  *     from your clock.
                  */
-                "webhook-signature"?: string;
+                "webhook-signature": string;
                 /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
-                "webhook-timestamp"?: string;
+                "webhook-timestamp": string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.opened";
                 /**
@@ -8456,21 +8450,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
-                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 * @description Standard Webhooks (decision W7): the event's id, the envelope's `id`, the same on every
                  *     attempt and redelivery. Refusing a second delivery of an id already processed is the
                  *     receiver's replay protection beyond the timestamp.
                  */
-                "webhook-id"?: string;
+                "webhook-id": string;
                 /**
                  * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
                  *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
                  *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
                  *     from your clock.
                  */
-                "webhook-signature"?: string;
+                "webhook-signature": string;
                 /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
-                "webhook-timestamp"?: string;
+                "webhook-timestamp": string;
                 /** @description The event type. */
                 "X-Platform-Event": "mail.received";
                 /**
@@ -8502,21 +8495,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Standard Webhooks (decision W7; sent on every delivery since, optional in the contract only
-                 *     because deliveries before W7 lacked it): the event's id, the envelope's `id`, the same on every
+                 * @description Standard Webhooks (decision W7): the event's id, the envelope's `id`, the same on every
                  *     attempt and redelivery. Refusing a second delivery of an id already processed is the
                  *     receiver's replay protection beyond the timestamp.
                  */
-                "webhook-id"?: string;
+                "webhook-id": string;
                 /**
                  * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of
                  *     `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret's text after `whsec_`. Any Standard
                  *     Webhooks library verifies it with the secret as shown; refuse a timestamp more than 5 minutes
                  *     from your clock.
                  */
-                "webhook-signature"?: string;
+                "webhook-signature": string;
                 /** @description Standard Webhooks: this attempt's time, in Unix seconds. */
-                "webhook-timestamp"?: string;
+                "webhook-timestamp": string;
                 /** @description The event type. */
                 "X-Platform-Event": "maildomain.status_changed";
                 /**

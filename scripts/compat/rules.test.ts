@@ -498,6 +498,54 @@ describe("compatibility rules (decision V1)", () => {
     ]);
   });
 
+  // Parameters of a webhook or a callback travel from the platform to the receiver, as response
+  // headers do: adding one is information, taking away or no longer promising one breaks readers.
+  const sentHeader = (required?: boolean) => ({
+    name: "webhook-id",
+    in: "header",
+    ...(required === undefined ? {} : { required }),
+    schema: { type: "string" },
+  });
+  const webhookWith = (parameters: Doc[]): Doc => {
+    const d = base();
+    d.webhooks = {
+      done: { post: { parameters, responses: { "200": { description: "ok" } } } },
+    };
+    return d;
+  };
+  const callbackWith = (parameters: Doc[]): Doc => {
+    const d = base();
+    post(d).callbacks = {
+      done: {
+        "{$request.body#/url}": {
+          post: { parameters, responses: { "200": { description: "ok" } } },
+        },
+      },
+    };
+    return d;
+  };
+  it.each([
+    ["added required", [], [sentHeader(true)], "response-header-added INFO"],
+    ["added optional", [], [sentHeader()], "response-header-added INFO"],
+    ["required removed", [sentHeader(true)], [], "required-response-header-removed ERR"],
+    ["optional removed", [sentHeader()], [], "optional-response-header-removed WARN"],
+    ["became required", [sentHeader()], [sentHeader(true)], "response-header-became-required INFO"],
+    [
+      "became optional",
+      [sentHeader(true)],
+      [sentHeader(false)],
+      "response-header-became-optional ERR",
+    ],
+  ])(
+    "a webhook's and a callback's header parameter %s is judged as a response header",
+    (_, before, after, verdict) => {
+      for (const make of [webhookWith, callbackWith])
+        expect(
+          compareDocuments(make(before), make(after)).map((f) => `${f.id} ${f.level}`),
+        ).toEqual([verdict]);
+    },
+  );
+
   it("a schema that reaches itself through allOf or properties is compared without end", () => {
     const recursive = (): Doc => {
       const d = base();
@@ -529,7 +577,9 @@ describe("compatibility rules (decision V1)", () => {
     };
     const section = changelogSection("1.1.0", compareDocuments(base(), after), "2026-01-01");
     expect(section).toMatch(/^## 1\.1\.0 \(2026-01-01\)/);
-    expect(section).toMatch(/### `GET \/v1\/other`\n\n- INFO `endpoint-added`: new \(`\/paths\/~1v1~1other\/get`\)/);
+    expect(section).toMatch(
+      /### `GET \/v1\/other`\n\n- INFO `endpoint-added`: new \(`\/paths\/~1v1~1other\/get`\)/,
+    );
     expect(section).toMatch(
       /### `POST \/v1\/things`\n\n- INFO `request-property-added-optional`: property z added \(`[^`]+\/properties\/z`\)/,
     );

@@ -38,7 +38,15 @@ export function compareParameters(
     const p2 = o2.params.get(key);
     if (!p2) {
       const p = p1.p;
-      if (!p.deprecated)
+      // A webhook's or callback's parameters are sent by the platform and read by the receiver,
+      // as a response's headers are: what it may stop sending is what breaks.
+      if (requestDir === "response" && !p.deprecated)
+        emit(
+          p.required ? "required-response-header-removed" : "optional-response-header-removed",
+          `${p.in} parameter ${p.name} removed`,
+          p1.ptr,
+        );
+      else if (!p.deprecated)
         emit("request-parameter-removed", `${p.in} parameter ${p.name} removed`, p1.ptr);
       else {
         const s = sunsetOf(p);
@@ -68,7 +76,10 @@ export function compareParameters(
   for (const [key, p2] of o2.params) {
     if (o1.params.has(key)) continue;
     const p = p2.p;
-    if (p.in === "path")
+    // Sent by the platform: a new parameter is one more thing the receiver may read.
+    if (requestDir === "response")
+      emit("response-header-added", `${p.in} parameter ${p.name} added`, p2.ptr);
+    else if (p.in === "path")
       emit("new-request-path-parameter", `path parameter ${p.name} added`, p2.ptr);
     else
       emit(
@@ -89,7 +100,13 @@ function compareParameter(
 ): void {
   const name = `${p2.in} parameter ${p2.name}`;
   unknownKeys(p1, p2, parameterKeys, ptr, emit);
-  if (!!p1.required !== !!p2.required && p2.in !== "path")
+  if (!!p1.required !== !!p2.required && p2.in !== "path" && dir === "response")
+    emit(
+      p2.required ? "response-header-became-required" : "response-header-became-optional",
+      `${name} became ${p2.required ? "required" : "optional"}`,
+      ptr,
+    );
+  else if (!!p1.required !== !!p2.required && p2.in !== "path")
     emit(
       p2.required ? "request-parameter-became-required" : "request-parameter-became-optional",
       `${name} became ${p2.required ? "required" : "optional"}`,
