@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { budgetedFilter, GenerationBudgetExceeded, pointerToken } from "./generation-budget.ts";
 import { hostileFormat } from "./hostile-formats.ts";
 import { boundPattern } from "./pattern-bounds.ts";
-import { textUnit } from "./unicode-strings.ts";
+import { textUnit } from "./text-units.ts";
 import { validate } from "./validator.ts";
 import { discriminatorHint, fixesProperty } from "./schema-normalize.ts";
 import type { JsonSchema } from "./types.ts";
