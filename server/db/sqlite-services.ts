@@ -41,7 +41,8 @@ export async function sqliteStore(db: DatabaseSync, { config, secrets, clock }: 
     // One process owns the file: its memory is exact for L1.
     limiter: new FixedWindowRateLimiter(),
     zones: await zoneRepository(store),
-    mailDomains: new SqlMailDomainRepository(backend, secrets),
+    // A claim that ends releases its addresses in the same transaction (decision O8).
+    mailDomains: new SqlMailDomainRepository(backend, secrets, (tx, claim, at) => mailboxes.releaseClaim(tx, claim, at)),
     mailboxes,
     webmail: new SqlWebmailRepository(store),
     webhooks: new SqlWebhookRepository(store, backend.queue),

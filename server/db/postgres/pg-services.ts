@@ -56,7 +56,8 @@ export async function postgresStore(pg: Pg, { clock, secrets }: StoreContext): P
     limiter: new StoredRateLimiter(store),
     // Its change token moves on ZONES_CHANNEL: the DNS server's cache follows other instances.
     zones: await zoneRepository(store),
-    mailDomains: new SqlMailDomainRepository(backend, secrets),
+    // A claim that ends releases its addresses in the same transaction (decision O8).
+    mailDomains: new SqlMailDomainRepository(backend, secrets, (tx, claim, at) => mailboxes.releaseClaim(tx, claim, at)),
     mailboxes,
     webmail: new SqlWebmailRepository(store),
     webhooks: new SqlWebhookRepository(store, backend.queue),
