@@ -195,6 +195,7 @@ export class SqlMailboxRepository implements MailboxRepository {
     const held = `SELECT id FROM mailboxes WHERE domain_id = ? AND released_at IS NULL`;
     await tx.run(`DELETE FROM webmail_links WHERE mailbox_id IN (${held})`, [claim.id]);
     await tx.run(`DELETE FROM webmail_sessions WHERE mailbox_id IN (${held})`, [claim.id]);
+    await tx.run(`DELETE FROM group_members WHERE mailbox_id IN (${held})`, [claim.id]);
     const groups = await tx.run("DELETE FROM mailboxes WHERE domain_id = ? AND kind = 'group'", [claim.id]);
     const boxes = await tx.run(
       "UPDATE mailboxes SET released_at = ?, released_email = email, email = id WHERE domain_id = ? AND kind = 'mailbox' AND released_at IS NULL",

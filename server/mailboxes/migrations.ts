@@ -48,6 +48,7 @@ export const mailboxMigrations: Migration[] = [
       DELETE FROM mailboxes WHERE kind = 'group' AND domain_id IN (SELECT id FROM mail_domains WHERE status = 'ended');
       DELETE FROM webmail_links WHERE mailbox_id IN (SELECT m.id FROM mailboxes m JOIN mail_domains d ON d.id = m.domain_id WHERE d.status = 'ended');
       DELETE FROM webmail_sessions WHERE mailbox_id IN (SELECT m.id FROM mailboxes m JOIN mail_domains d ON d.id = m.domain_id WHERE d.status = 'ended');
+      DELETE FROM group_members WHERE mailbox_id IN (SELECT m.id FROM mailboxes m JOIN mail_domains d ON d.id = m.domain_id WHERE d.status = 'ended');
       UPDATE mailboxes SET released_at = (SELECT COALESCE(d.checked_at, d.created_at) FROM mail_domains d WHERE d.id = mailboxes.domain_id),
         released_email = email, email = id
       WHERE domain_id IN (SELECT id FROM mail_domains WHERE status = 'ended');`,

@@ -1,6 +1,6 @@
 // Migration 230 (decision O8) on a store that already holds claims that ended before it: their
-// mailboxes are released (address freed, stored mail kept), their groups and webmail sessions go,
-// and the addresses of claims still held are untouched. On SQLite and on PostgreSQL, from the
+// mailboxes are released (address freed, stored mail kept) and leave every group, their groups and
+// webmail sessions go, and the addresses of claims still held are untouched. On SQLite and on PostgreSQL, from the
 // schema just before 230, through the one runner.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,19 +48,24 @@ describe.each(backends)("migration 230 on %s", (backend) => {
     await migrate(sql, before);
     const now = "2026-11-01T00:00:00.000Z";
     for (const p of ["prj_a", "prj_c"]) await sql.run("INSERT INTO projects (id, name, created_at) VALUES (?, ?, ?)", [p, p, now]);
-    const claim = (id: string, project: string, status: string, checked: string | null) =>
+    const claim = (id: string, project: string, status: string, checked: string | null, name = "own.example") =>
       sql.run(
         `INSERT INTO mail_domains (id, project_id, name, dkim_selector, dkim_private_key_sealed, dkim_public_key, verification_token, created_at, status, checked_at)
-         VALUES (?, ?, 'own.example', 'platform', 'sealed', 'public', ?, ?, ?, ?)`,
-        [id, project, id, now, status, checked]);
+         VALUES (?, ?, ?, 'platform', 'sealed', 'public', ?, ?, ?, ?)`,
+        [id, project, name, id, now, status, checked]);
     await claim("dom_a", "prj_a", "ended", "2026-11-02T00:00:00.000Z");
     await claim("dom_c", "prj_c", "verified", null);
+    await claim("dom_a2", "prj_a", "verified", null, "other.example");
     const box = (id: string, project: string, domain: string, kind: string, email: string) =>
       sql.run("INSERT INTO mailboxes (id, project_id, domain_id, kind, email, created_at) VALUES (?, ?, ?, ?, ?, ?)", [id, project, domain, kind, email, now]);
     await box("mbx_a", "prj_a", "dom_a", "mailbox", "ceo@own.example");
     await box("grp_a", "prj_a", "dom_a", "group", "all@own.example");
     await box("mbx_c", "prj_c", "dom_c", "mailbox", "info@own.example");
-    await sql.run("INSERT INTO group_members (group_id, mailbox_id, created_at) VALUES ('grp_a', 'mbx_a', ?)", [now]);
+    // A group of A on a name A still holds, with members on both names.
+    await box("grp_a2", "prj_a", "dom_a2", "group", "team@other.example");
+    await box("mbx_a2", "prj_a", "dom_a2", "mailbox", "ops@other.example");
+    for (const [group, member] of [["grp_a", "mbx_a"], ["grp_a2", "mbx_a"], ["grp_a2", "mbx_a2"]])
+      await sql.run("INSERT INTO group_members (group_id, mailbox_id, created_at) VALUES (?, ?, ?)", [group, member, now]);
     await sql.run("INSERT INTO webmail_sessions (id_hash, mailbox_id, expires_at) VALUES ('s_a', 'mbx_a', 9999999999999)");
     await sql.run("INSERT INTO webmail_sessions (id_hash, mailbox_id, expires_at) VALUES ('s_c', 'mbx_c', 9999999999999)");
     expect(await migrate(sql, migrations)).toContain(VERSION);
@@ -68,11 +73,13 @@ describe.each(backends)("migration 230 on %s", (backend) => {
 
   it("releases the ended claim's mailboxes, deletes its groups and sessions, and leaves the held claim's alone", async () => {
     expect(await sql.all("SELECT id, email, released_email, released_at FROM mailboxes ORDER BY id")).toEqual([
+      { id: "grp_a2", email: "team@other.example", released_email: null, released_at: null },
       { id: "mbx_a", email: "mbx_a", released_email: "ceo@own.example", released_at: "2026-11-02T00:00:00.000Z" },
+      { id: "mbx_a2", email: "ops@other.example", released_email: null, released_at: null },
       { id: "mbx_c", email: "info@own.example", released_email: null, released_at: null },
     ]);
     expect(await sql.all("SELECT id_hash FROM webmail_sessions ORDER BY id_hash")).toEqual([{ id_hash: "s_c" }]);
-    expect(await sql.all("SELECT group_id FROM group_members")).toEqual([]);
+    expect(await sql.all("SELECT group_id, mailbox_id FROM group_members")).toEqual([{ group_id: "grp_a2", mailbox_id: "mbx_a2" }]);
     // The freed address is the new owner's to take.
     await sql.run("INSERT INTO mailboxes (id, project_id, domain_id, kind, email, created_at) VALUES ('mbx_c2', 'prj_c', 'dom_c', 'mailbox', 'ceo@own.example', ?)", [new Date().toISOString()]);
     expect((await sql.all("SELECT id FROM mailboxes WHERE email = 'ceo@own.example'"))).toEqual([{ id: "mbx_c2" }]);

@@ -7,7 +7,7 @@
 //   id, the address moves to `released_email`, migration 230), so the UNIQUE (email) constraint
 //   frees it for the new owner, and nothing that looks an address up (RCPT TO, delivery, webmail
 //   links, group members) finds them again;
-// - their webmail links and sessions end;
+// - their webmail links and sessions end, and they leave every group (of any domain);
 // - its groups are deleted: a group stores nothing (decision M8), it was only its address.
 // A released mailbox stays released when the claim is reopened or proven again: the address may
 // belong to someone else by then.

@@ -114,7 +114,8 @@ describe.each(backends)("a mail domain that changes hands, on %s", (backend) => 
       { id: sales, email: `sales@${name}`, type: "shared", usedBytes: 0, releasedAt: expect.any(String) },
     ]);
     expect(listed.find((m) => m.id === ops)).not.toHaveProperty("releasedAt");
-    expect((await a.api("GET", "/v1/groups")).body.groups.map((g: { email: string }) => g.email)).toEqual([`team@${a.domain}`]);
+    expect((await a.api("GET", "/v1/groups")).body.groups).toEqual([{ id: team.body.id, email: `team@${a.domain}`, membersCount: 1 }]);
+    expect((await a.api("GET", `/v1/groups/${team.body.id}/members`)).body.members).toEqual([{ id: ops, email: `ops@${a.domain}` }]);
     expect(await subjects(a, ceo)).toEqual(["To all before", "Before the handover"]);
 
     // No login links, no signed-in session, no link made before.
