@@ -2260,6 +2260,11 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "membersCount": {
           "type": "integer",
           "format": "int32"
+        },
+        "releasedAt": {
+          "type": "string",
+          "format": "date-time",
+          "description": "Set on a mailbox whose domain this project no longer holds (another project proved control of\nit, decision O8): since then it receives nothing, has no webmail and its address may be another\nproject's; its stored mail stays readable through GET /v1/mailboxes/{id}/messages until it is deleted."
         }
       },
       "description": "A mailbox or group as listed; `usedBytes` on personal and shared, `membersCount` on groups."
@@ -2944,6 +2949,10 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
         "clicks": {
           "type": "integer",
           "format": "int32"
+        },
+        "statusReason": {
+          "type": "string",
+          "description": "Why the message has its status, on `delayed`, `failed`, `bounced` and `soft_bounced`: the\nrecipient server's reply, or why nothing left (decision S16); for a message whose domain lost\nits verification before it left, the text the 409 `not_ready` of a send gives (the domain, its\nstate and the record that proves control)."
         }
       },
       "description": "The full record of a sent message."

@@ -28,10 +28,13 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "caps-"));
   db = openDatabase(dir);
   projectId = (await new SqlProjectRepository(storeOnSqlite(db)).create("caps")).id;
-  const domain = await new SqlMailDomainRepository(backendOn(storeOnSqlite(db), systemClock), box).create({
+  const domains = new SqlMailDomainRepository(backendOn(storeOnSqlite(db), systemClock), box);
+  const domain = await domains.create({
     projectId, name: "caps.test", dkimSelector: "platform", dkimPrivateKey: "k", dkimPublicKey: "p", verificationToken: "t",
   });
   domainId = domain!.id;
+  // Mailboxes and groups go only on a verified claim, checked in their insert's transaction (O1, O8).
+  expect(await domains.takeOwnership(domainId, "hosting", new Date().toISOString())).toBe(true);
   await new SqlDnsRecordRepository(storeOnSqlite(db), () => true).createZone({ name: "caps.test", projectId });
 });
 afterAll(() => {

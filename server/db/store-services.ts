@@ -50,7 +50,8 @@ export async function composeServices(store: Store, { clock, secrets }: StoreCon
     limiter: choices.limiter,
     // Its change token follows other writers (data_version, or NOTIFY on ZONES_CHANNEL): the DNS server's cache too.
     zones: await zoneRepository(store),
-    mailDomains: new SqlMailDomainRepository(backend, secrets),
+    // A claim that ends releases its addresses in the same transaction (decision O8).
+    mailDomains: new SqlMailDomainRepository(backend, secrets, (tx, claim, at) => mailboxes.releaseClaim(tx, claim, at)),
     mailboxes,
     webmail: new SqlWebmailRepository(store),
     webhooks: new SqlWebhookRepository(store, backend.queue),

@@ -1,9 +1,11 @@
 // The first start of the embedded default creates something to try at once: a demo project with
 // the zone example.test hosted here, example.test connected as a mail domain (records published into
-// the zone, verified by hosting), and a key with every scope, printed once.
+// the zone, verified by hosting), the mail host's address where it would resolve nowhere
+// (mail-host.ts), and a key with every scope, printed once.
 import { issueKey, type IssueKeyInput } from "../auth/issue-key.ts";
 import { connectMailDomain, mailDomainDeps } from "../maildomains/handlers.ts";
 import type { Services } from "../services.ts";
+import { hostMailHost } from "./mail-host.ts";
 
 // example.test is the domain of every example in the contract, so the examples run as they are.
 export const DEMO_ZONE = "example.test";
@@ -19,6 +21,8 @@ export interface DemoResult {
 export async function seedDemo(s: Services, scopes: string[]): Promise<DemoResult | undefined> {
   if ((await s.projects.list()).length > 0) return undefined;
   const { projectId, key } = await provisionProject(s, "Demo project", DEMO_ZONE, { name: "demo (all scopes)", scopes });
+  // The demo's own mail must pass the receiving side's SPF check (decision S18).
+  await hostMailHost(s.zones, s.config.mailHost);
   return { projectId, key, zone: DEMO_ZONE, mailDomain: DEMO_ZONE };
 }
 

@@ -2,7 +2,8 @@
 import type { GroupsHandlers } from "../../generated/server/handlers.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { conflict, invalid, notFound, withinCap } from "../http/errors.ts";
-import type { MailboxDeps } from "../mailboxes/handlers.ts";
+import { createOnVerified, type MailboxDeps } from "../mailboxes/handlers.ts";
+import { mailboxReleased } from "../mailboxes/released.ts";
 import { notVerified } from "../maildomains/not-verified.ts";
 
 export function groupHandlers(deps: MailboxDeps): GroupsHandlers<AuthContext> {
@@ -24,10 +25,10 @@ export function groupHandlers(deps: MailboxDeps): GroupsHandlers<AuthContext> {
       // Addresses only on a domain the project owns (decision O1): a claim proves nothing yet.
       if (domain.status !== "verified") throw notVerified(domain, "body.domain");
       const created = await withinCap(
-        deps.mailboxes.create(
+        createOnVerified(deps, domain, deps.mailboxes.create(
           { projectId: auth.projectId, domainId: domain.id, kind: "group", email: `${body.name}@${domain.name}`, passwordHash: null, description: body.description ?? null },
           deps.limits.groups,
-        ),
+        )),
         "groups",
       );
       if (!created) throw conflict(`the address ${body.name}@${domain.name} is already taken`);
@@ -49,6 +50,7 @@ export function groupHandlers(deps: MailboxDeps): GroupsHandlers<AuthContext> {
       const g = await group(auth.projectId, params.id);
       const mailbox = await deps.mailboxes.findByEmail(auth.projectId, body.mailbox, "mailbox");
       if (!mailbox) throw invalid("body.mailbox", "is not a mailbox of this project");
+      if (mailbox.releasedAt) throw mailboxReleased(mailbox, "body.mailbox");
       const added = await withinCap(deps.mailboxes.addMember(g.id, mailbox.id, deps.limits.membersPerGroup), "members in this group");
       if (!added) throw conflict(`${mailbox.email} is already a member`);
       return { ok: true, member: { id: mailbox.id, email: mailbox.email } };

@@ -138,7 +138,11 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     return copies;
   }
 
-  /** Distinct mailboxes in id order, resolved inside the transaction: membership is what it is at commit. */
+  /**
+   * Distinct mailboxes in id order, resolved inside the transaction: membership is what it is at
+   * commit. A released mailbox (decision O8) holds no address, so only a group could still name
+   * it as a member: it is left out there.
+   */
   private mailboxesReached(tx: Sql, recipients: string[]): Promise<Target[]> {
     const rcpts = tx.dialect.jsonArray("?");
     return tx.all<Target>(
@@ -146,7 +150,7 @@ export class SqlDeliveryRepository implements DeliveryRepository {
          SELECT id, project_id, email FROM mailboxes WHERE email IN (SELECT value FROM ${rcpts}) AND kind = 'mailbox'
          UNION ALL
          SELECT m.id, m.project_id, m.email FROM mailboxes g JOIN group_members gm ON gm.group_id = g.id JOIN mailboxes m ON m.id = gm.mailbox_id
-         WHERE g.email IN (SELECT value FROM ${rcpts}) AND g.kind = 'group'
+         WHERE g.email IN (SELECT value FROM ${rcpts}) AND g.kind = 'group' AND m.released_at IS NULL
        ) reached ORDER BY id`,
       [JSON.stringify(recipients), JSON.stringify(recipients)],
     );

@@ -120,7 +120,7 @@ export interface DeliveryAttempt {
 }
 
 export interface MessageDetail {
-  message: { id: string; status: MessageStatus; relay: string | null; relayMessageId: string | null; toAddr: string; opens: number; clicks: number };
+  message: { id: string; status: MessageStatus; relay: string | null; relayMessageId: string | null; toAddr: string; opens: number; clicks: number; statusReason?: string };
   /** The `sent` event carries the attempts that followed it, oldest first. */
   events: { event: HistoryEvent; at: string; attempts?: (DeliveryAttempt & { at: string })[] }[];
   links: { idx: number; url: string; clicks: number }[];

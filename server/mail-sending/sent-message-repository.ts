@@ -16,6 +16,7 @@ import type {
 } from "./message-repository.ts";
 import { DISPATCH_JOB, enqueueRelay, type DispatchJobPayload } from "./relay-jobs.ts";
 import { isSuppressed } from "./suppression-rules.ts";
+import { SANDBOX_DOMAIN } from "./sandbox/sandbox-recipients.ts";
 
 export interface MessageRow {
   id: string;
@@ -55,6 +56,12 @@ const historyStatement = (id: string, event: HistoryEvent, at: number) => ["INSE
 export async function history(tx: Sql, id: string, event: HistoryEvent, at: number): Promise<void> {
   await tx.run(...historyStatement(id, event, at));
 }
+
+/**
+ * The statuses whose `last_error` says why (decision S16): a delivered or handed-over message's is
+ * the accepting server's reply, not a reason.
+ */
+const REASONED: ReadonlySet<MessageStatus> = new Set(["delayed", "failed", "bounced", "soft_bounced"]);
 
 export class SqlSentMessageRepository implements SentMessageRepository {
   private readonly store: Store;
@@ -184,19 +191,28 @@ export class SqlSentMessageRepository implements SentMessageRepository {
     const links = await this.store.all<{ idx: number; url: string; clicks: number }>("SELECT idx, url, clicks FROM sent_message_links WHERE message_id = ? ORDER BY idx", [id]);
     const attempts = await this.store.all<AttemptRow>("SELECT attempt, at, outcome, reason, host FROM sent_message_attempts WHERE message_id = ? ORDER BY attempt", [id]);
     return {
-      message: { id: r.id, status: r.status, relay: r.relay, relayMessageId: r.relay_message_id, toAddr: r.to_addr, opens: r.opens, clicks: r.clicks },
+      message: {
+        id: r.id, status: r.status, relay: r.relay, relayMessageId: r.relay_message_id, toAddr: r.to_addr, opens: r.opens, clicks: r.clicks,
+        ...(r.last_error !== null && REASONED.has(r.status) ? { statusReason: r.last_error } : {}),
+      },
       events: withAttempts(events, attempts),
       links: links.map((l) => ({ idx: l.idx, url: l.url, clicks: l.clicks })),
     };
   }
 
+  /**
+   * Messages to the sandbox (decision H4) are left out (decision S17): they never reach a relay
+   * provider, whose thresholds health measures, and one tour of its bounced@ and complained@
+   * addresses made a fresh account `critical`.
+   */
   async funnel(projectId: string, since: number, campaign?: string): Promise<FunnelCounts> {
     const row = await this.store.get<FunnelCounts>(
       `SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE sent_at IS NOT NULL) AS accepted, COUNT(*) FILTER (WHERE delivered_at IS NOT NULL) AS delivered,
          COUNT(*) FILTER (WHERE opens > 0) AS opened, COUNT(*) FILTER (WHERE clicks > 0) AS clicked, COUNT(*) FILTER (WHERE status = 'bounced') AS bounced,
          COUNT(*) FILTER (WHERE status = 'soft_bounced') AS "softBounced", COUNT(*) FILTER (WHERE status = 'complained') AS complained
-       FROM sent_messages WHERE project_id = ? AND created_at >= ? AND (CAST(? AS TEXT) IS NULL OR campaign = ?)`,
-      [projectId, since, campaign ?? null, campaign ?? null],
+       FROM sent_messages WHERE project_id = ? AND created_at >= ? AND (CAST(? AS TEXT) IS NULL OR campaign = ?)
+         AND LOWER(to_addr) NOT LIKE ?`,
+      [projectId, since, campaign ?? null, campaign ?? null, `%@${SANDBOX_DOMAIN}`],
     );
     return { ...row! };
   }

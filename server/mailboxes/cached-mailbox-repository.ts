@@ -3,6 +3,7 @@
 // mailbox tables in this process), and `changed()` reports commits by other connections, so a
 // list is never stale. Measured in server/README.md (npm run bench): the list query was the
 // largest single cost of the route.
+import type { Sql } from "../db/sql.ts";
 import type { MailboxKind, MailboxRecord, MailboxRepository, NewMailbox } from "./mailbox-repository.ts";
 
 // Far above any real number of active projects; a bound keeps a flood from growing memory.
@@ -77,6 +78,15 @@ export class CachedMailboxRepository implements MailboxRepository {
   async removeMember(groupId: string, mailboxId: string): Promise<boolean> {
     this.forget();
     return this.inner.removeMember(groupId, mailboxId);
+  }
+
+  // Inside another repository's transaction (a claim ending). Forgotten after the write as well:
+  // on SQLite a read on the one connection sees the write from then on, and one read between the
+  // first forget and the write must not stay cached; PostgreSQL's NOTIFY comes at commit.
+  async releaseClaim(tx: Sql, claim: { id: string; projectId: string }, at: string): Promise<void> {
+    this.forget(claim.projectId);
+    await this.inner.releaseClaim(tx, claim, at);
+    this.forget(claim.projectId);
   }
 
   /** Mail stored into the project's mailboxes (server/inbound) changed their usedBytes. */

@@ -5,15 +5,28 @@ import { immutableResponse } from "../../generated/server/serialization.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { Limits } from "../config.ts";
 import { conflict, invalid, notFound, withinCap } from "../http/errors.ts";
-import type { MailDomainRepository } from "../maildomains/maildomain-repository.ts";
+import type { MailDomainRecord, MailDomainRepository } from "../maildomains/maildomain-repository.ts";
 import { notVerified } from "../maildomains/not-verified.ts";
-import type { MailboxRecord, MailboxRepository } from "./mailbox-repository.ts";
+import { ClaimNotHeldError, type MailboxRecord, type MailboxRepository } from "./mailbox-repository.ts";
 import { hashPassword } from "./password.ts";
 
 export interface MailboxDeps {
   mailboxes: MailboxRepository;
   mailDomains: MailDomainRepository;
   limits: Limits;
+}
+
+/**
+ * The create, refused with the domain's state when its claim stopped being verified between the
+ * handler's check and the insert (the repository checks again in the insert's transaction, O8).
+ */
+export async function createOnVerified(deps: MailboxDeps, domain: MailDomainRecord, create: Promise<MailboxRecord | undefined>): Promise<MailboxRecord | undefined> {
+  try {
+    return await create;
+  } catch (error) {
+    if (!(error instanceof ClaimNotHeldError)) throw error;
+    throw notVerified((await deps.mailDomains.getById(domain.id)) ?? domain, "body.domain");
+  }
 }
 
 export function mailboxType(m: MailboxRecord): "personal" | "shared" | "group" {
@@ -33,7 +46,7 @@ export function mailboxHandlers(deps: MailboxDeps): MailboxesHandlers<AuthContex
       mailboxes: all.map((m) =>
         m.kind === "group"
           ? { id: m.id, email: m.email, type: "group" as const, membersCount: m.membersCount }
-          : { id: m.id, email: m.email, type: mailboxType(m), usedBytes: m.usedBytes },
+          : { id: m.id, email: m.email, type: mailboxType(m), usedBytes: m.usedBytes, ...(m.releasedAt ? { releasedAt: m.releasedAt } : {}) },
       ),
     };
   }
@@ -46,10 +59,10 @@ export function mailboxHandlers(deps: MailboxDeps): MailboxesHandlers<AuthContex
       if (domain.status !== "verified") throw notVerified(domain, "body.domain");
       const passwordHash = await hashPassword(body.password);
       const created = await withinCap(
-        deps.mailboxes.create(
+        createOnVerified(deps, domain, deps.mailboxes.create(
           { projectId: auth.projectId, domainId: domain.id, kind: "mailbox", email: `${body.name}@${domain.name}`, passwordHash, description: body.description ?? null },
           deps.limits.mailboxes,
-        ),
+        )),
         "mailboxes",
       );
       if (!created) throw conflict(`the address ${body.name}@${domain.name} is already taken`);

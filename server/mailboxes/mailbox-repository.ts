@@ -25,6 +25,11 @@ export interface MailboxRecord {
   usedBytes: number;
   membersCount: number;
   createdAt: string;
+  /**
+   * When the claim of the mailbox's domain ended (decision O8): the mailbox keeps its stored mail
+   * but no longer holds its address (mailboxes/released.ts); null while it holds it.
+   */
+  releasedAt: string | null;
 }
 
 export interface NewMailbox {
@@ -36,16 +41,28 @@ export interface NewMailbox {
   description: string | null;
 }
 
+/**
+ * Thrown by create when the claim of the domain is no longer verified at the insert: read inside
+ * its transaction, with the claim's row locked, so a claim ending meanwhile (which releases its
+ * addresses, released.ts) and a create on it are ordered and no mailbox is left on an ended claim.
+ */
+export class ClaimNotHeldError extends Error {
+  constructor(domainId: string) {
+    super(`the claim ${domainId} is not verified`);
+  }
+}
+
 export interface MailboxRepository {
   /**
-   * Undefined when the address is taken (by a mailbox or a group of any project). With `cap`,
-   * throws CapReachedError when the project already has that many of `m.kind`, checked in the
-   * insert's transaction.
+   * Undefined when the address is taken (by a mailbox or a group of any project that holds it).
+   * With `cap`, throws CapReachedError when the project already has that many of `m.kind`, checked in the
+   * insert's transaction; ClaimNotHeldError when the domain's claim is not verified at the insert.
    */
   create(m: NewMailbox, cap?: number): Promise<MailboxRecord | undefined>;
   /** Read-only: a cached repository answers with its own frozen list, the same object until something changes. */
   list(projectId: string, kind?: MailboxKind): Promise<readonly MailboxRecord[]>;
   get(projectId: string, id: string, kind: MailboxKind): Promise<MailboxRecord | undefined>;
+  /** The project's entry of that address: the one holding it, else its latest released one. */
   findByEmail(projectId: string, email: string, kind: MailboxKind): Promise<MailboxRecord | undefined>;
   /** Only within the project; false when there is no such entry. */
   delete(projectId: string, id: string, kind: MailboxKind): Promise<boolean>;
@@ -54,6 +71,8 @@ export interface MailboxRepository {
   /** False when the mailbox is already a member; CapReachedError when the group has `cap` members. */
   addMember(groupId: string, mailboxId: string, cap?: number): Promise<boolean>;
   removeMember(groupId: string, mailboxId: string): Promise<boolean>;
+  /** Releases the addresses of a claim that ends, in the transaction that ends it (released.ts). */
+  releaseClaim(tx: Sql, claim: { id: string; projectId: string }, at: string): Promise<void>;
 }
 
 interface Row {
@@ -67,10 +86,12 @@ interface Row {
   used_bytes: number;
   members_count: number;
   created_at: string;
+  released_at: string | null;
 }
 
 // Named columns keep the password hash out of every read; members are counted only for groups.
-const columns = `m.id, m.project_id, m.domain_id, m.kind, m.email, m.description, m.shared, m.used_bytes, m.created_at,
+// A released mailbox shows the address it had (its `email` column holds its id, released.ts).
+const columns = `m.id, m.project_id, m.domain_id, m.kind, COALESCE(m.released_email, m.email) AS email, m.description, m.shared, m.used_bytes, m.created_at, m.released_at,
   CASE m.kind WHEN 'group' THEN (SELECT COUNT(*) FROM group_members g WHERE g.group_id = m.id) ELSE 0 END AS members_count`;
 
 const toRecord = (r: Row): MailboxRecord => ({
@@ -84,6 +105,7 @@ const toRecord = (r: Row): MailboxRecord => ({
   usedBytes: Number(r.used_bytes),
   membersCount: Number(r.members_count),
   createdAt: r.created_at,
+  releasedAt: r.released_at,
 });
 
 /** Mailboxes and groups on either store. */
@@ -102,6 +124,10 @@ export class SqlMailboxRepository implements MailboxRepository {
         const { n } = (await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM mailboxes WHERE project_id = ? AND kind = ?", [m.projectId, m.kind]))!;
         if (Number(n) >= cap) throw new CapReachedError(cap);
       }
+      // The claim's row locked until commit: a claim ending (released.ts) waits for this insert
+      // and then releases it too, or this insert waits for the end and sees it (decision O8).
+      const claim = await tx.get<{ status: string }>(`SELECT status FROM mail_domains WHERE id = ? ${tx.dialect.forUpdate}`, [m.domainId]);
+      if (claim?.status !== "verified") throw new ClaimNotHeldError(m.domainId);
       // The UNIQUE email constraint decides races between two creates of one address.
       const r = await tx.run(
         `INSERT INTO mailboxes (id, project_id, domain_id, kind, email, password_hash, description, created_at)
@@ -127,7 +153,11 @@ export class SqlMailboxRepository implements MailboxRepository {
   }
 
   async findByEmail(projectId: string, email: string, kind: MailboxKind): Promise<MailboxRecord | undefined> {
-    const row = await this.db.get<Row>(`SELECT ${columns} FROM mailboxes m WHERE project_id = ? AND email = ? AND kind = ?`, [projectId, email.toLowerCase(), kind]);
+    const row = await this.db.get<Row>(
+      `SELECT ${columns} FROM mailboxes m WHERE project_id = ? AND COALESCE(released_email, email) = ? AND kind = ?
+       ORDER BY CASE WHEN released_at IS NULL THEN 0 ELSE 1 END, released_at DESC LIMIT 1`,
+      [projectId, email.toLowerCase(), kind],
+    );
     return row && toRecord(row);
   }
 
@@ -158,6 +188,21 @@ export class SqlMailboxRepository implements MailboxRepository {
 
   removeMember(groupId: string, mailboxId: string): Promise<boolean> {
     return this.write("", "DELETE FROM group_members WHERE group_id = ? AND mailbox_id = ?", [groupId, mailboxId]);
+  }
+
+  /** Every mailbox and group on the claim (mailboxes/released.ts says what and why). */
+  async releaseClaim(tx: Sql, claim: { id: string; projectId: string }, at: string): Promise<void> {
+    const held = `SELECT id FROM mailboxes WHERE domain_id = ? AND released_at IS NULL`;
+    await tx.run(`DELETE FROM webmail_links WHERE mailbox_id IN (${held})`, [claim.id]);
+    await tx.run(`DELETE FROM webmail_sessions WHERE mailbox_id IN (${held})`, [claim.id]);
+    await tx.run(`DELETE FROM group_members WHERE mailbox_id IN (${held})`, [claim.id]);
+    const groups = await tx.run("DELETE FROM mailboxes WHERE domain_id = ? AND kind = 'group'", [claim.id]);
+    const boxes = await tx.run(
+      "UPDATE mailboxes SET released_at = ?, released_email = email, email = id WHERE domain_id = ? AND kind = 'mailbox' AND released_at IS NULL",
+      [at, claim.id],
+    );
+    // Every instance's cached mailbox lists of the project drop on commit.
+    if (groups.changes || boxes.changes) await tx.notify(MAILBOXES_CHANNEL, claim.projectId);
   }
 
   /** One write statement and its notification, committed together. */

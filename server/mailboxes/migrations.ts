@@ -29,4 +29,28 @@ export const mailboxMigrations: Migration[] = [
       );`,
     postgres: `CREATE INDEX group_members_mailbox ON group_members (mailbox_id);`,
   },
+  // Issue 41 item 3 (decision O8): a mailbox whose domain claim ended is **released**: it keeps its
+  // stored mail (readable to its project through the API) but no longer holds its address, so the
+  // name's new owner can create it. The address moves to `released_email` and `email` takes the
+  // mailbox's own id (no `@`, unique as the primary key): the UNIQUE (email) constraint keeps
+  // deciding every held address under concurrency as it always did, and no lookup by address
+  // (RCPT TO, delivery, webmail, groups) can reach a released mailbox. A table rebuild to a partial
+  // index is not possible in SQLite inside a transaction with foreign keys on (the cascades of
+  // messages, members and sessions would fire). Mailboxes and groups of claims that had ended
+  // before this version are released here, as the claim's end does from now on.
+  {
+    version: 204,
+    name: "mailboxes of an ended domain claim release their address",
+    sql: `
+      ALTER TABLE mailboxes ADD COLUMN released_at TEXT;
+      ALTER TABLE mailboxes ADD COLUMN released_email TEXT;
+      CREATE INDEX mailboxes_domain ON mailboxes (domain_id);
+      DELETE FROM mailboxes WHERE kind = 'group' AND domain_id IN (SELECT id FROM mail_domains WHERE status = 'ended');
+      DELETE FROM webmail_links WHERE mailbox_id IN (SELECT m.id FROM mailboxes m JOIN mail_domains d ON d.id = m.domain_id WHERE d.status = 'ended');
+      DELETE FROM webmail_sessions WHERE mailbox_id IN (SELECT m.id FROM mailboxes m JOIN mail_domains d ON d.id = m.domain_id WHERE d.status = 'ended');
+      DELETE FROM group_members WHERE mailbox_id IN (SELECT m.id FROM mailboxes m JOIN mail_domains d ON d.id = m.domain_id WHERE d.status = 'ended');
+      UPDATE mailboxes SET released_at = (SELECT COALESCE(d.checked_at, d.created_at) FROM mail_domains d WHERE d.id = mailboxes.domain_id),
+        released_email = email, email = id
+      WHERE domain_id IN (SELECT id FROM mail_domains WHERE status = 'ended');`,
+  },
 ];

@@ -119,22 +119,36 @@ interface ClaimState {
 }
 
 /**
+ * What else must happen in the transaction that ends a claim (decision O8): the addresses on it
+ * are released (MailboxRepository.releaseClaim). A hook, since mailboxes depend on this area.
+ */
+export type ClaimEndedHook = (tx: Sql, claim: { id: string; projectId: string }, at: string) => Promise<void>;
+
+/**
  * Mail domains on either store; DKIM private keys sealed with the server key at rest. Every status
- * change emits its `maildomain.status_changed` through the backend, in the transaction that writes it.
+ * change emits its `maildomain.status_changed` through the backend, in the transaction that writes it;
+ * every claim that ends runs `onEnded` in that transaction too.
  */
 export class SqlMailDomainRepository implements MailDomainRepository {
   private readonly backend: Backend;
   private readonly db: Sql;
   private readonly secrets: SecretBox;
-  constructor(backend: Backend, secrets: SecretBox) {
+  private readonly onEnded: ClaimEndedHook;
+  constructor(backend: Backend, secrets: SecretBox, onEnded: ClaimEndedHook = async () => {}) {
     this.backend = backend;
     this.db = backend.store;
     this.secrets = secrets;
+    this.onEnded = onEnded;
   }
 
-  /** Inside the transaction of the change: only a status that really moved is an event. */
+  /**
+   * Inside the transaction of the change: only a status that really moved is an event, and a
+   * claim that moved to `ended` gives up its addresses there (O8), whatever ended it.
+   */
   private async emitChange(tx: Sql, change: StatusChange): Promise<void> {
-    if (change.status !== change.previousStatus) await this.backend.emit(tx, change.projectId, STATUS_CHANGED_EVENT, statusChangedData(change));
+    if (change.status === change.previousStatus) return;
+    await this.backend.emit(tx, change.projectId, STATUS_CHANGED_EVENT, statusChangedData(change));
+    if (change.status === "ended") await this.onEnded(tx, { id: change.id, projectId: change.projectId }, change.at);
   }
 
   private toRecord = (r: MailDomainRow): MailDomainRecord => toMailDomain(r, this.secrets);

@@ -43,7 +43,9 @@ export class SqlWebmailRepository implements WebmailRepository {
     // One UPDATE ... WHERE used_at IS NULL RETURNING: SQLite's single writer, or PostgreSQL's row
     // lock (a second redemption waits, then finds the link used), lets exactly one sign in (P4).
     const row = await this.db.get<{ mailbox_id: string; frame_ancestors: string | null }>(
-      "UPDATE webmail_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING mailbox_id, frame_ancestors",
+      // A released mailbox (decision O8) signs nobody in, whatever link was made before.
+      `UPDATE webmail_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
+         AND mailbox_id IN (SELECT id FROM mailboxes WHERE released_at IS NULL) RETURNING mailbox_id, frame_ancestors`,
       [nowMs, tokenHash, nowMs],
     );
     return row && { mailboxId: row.mailbox_id, frameAncestors: read(row.frame_ancestors) };
@@ -58,7 +60,7 @@ export class SqlWebmailRepository implements WebmailRepository {
   async getSession(idHash: string, nowMs: number): Promise<WebmailSession | undefined> {
     const row = await this.db.get<{ mailbox_id: string; email: string; frame_ancestors: string | null }>(
       `SELECT s.mailbox_id, m.email, s.frame_ancestors FROM webmail_sessions s JOIN mailboxes m ON m.id = s.mailbox_id
-       WHERE s.id_hash = ? AND s.expires_at > ?`,
+       WHERE s.id_hash = ? AND s.expires_at > ? AND m.released_at IS NULL`,
       [idHash, nowMs],
     );
     return row && { mailboxId: row.mailbox_id, email: row.email, frameAncestors: read(row.frame_ancestors) };

@@ -138,6 +138,20 @@ it("the README's first mail: a fresh npm start delivers it to the demo mailbox, 
     expect.stringMatching(/^http:\/\/\S+\/webmail\/login\?token=/),
   ]);
 
+  // The receiving side's SPF check of the demo's own mail passes (issue 41 item 4, decision S18):
+  // the demo's mail host resolves, through the platform's own DNS, to the address it sent from.
+  const auth = { headers: { authorization: `Bearer ${key}` } };
+  const stored = (await (await fetch(`${url}/v1/mailboxes/${ids[0]}/messages`, auth)).json()) as {
+    messages: { id: string }[];
+  };
+  const raw = await (
+    await fetch(`${url}/v1/mailboxes/${ids[0]}/messages/${stored.messages[0].id}/raw`, auth)
+  ).text();
+  const results = /^Authentication-Results:.*(?:\r\n[ \t].*)*/im.exec(raw)?.[0];
+  expect(results, raw.slice(0, 2000)).toMatch(/\bspf=pass\b/);
+  expect(results).toMatch(/\bdkim=pass\b/);
+  expect(results).toMatch(/\bdmarc=pass\b/);
+
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();

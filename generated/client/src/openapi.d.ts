@@ -1758,6 +1758,13 @@ export interface components {
             id: components["schemas"]["ResourceId"];
             /** Format: int32 */
             membersCount?: number;
+            /**
+             * Format: date-time
+             * @description Set on a mailbox whose domain this project no longer holds (another project proved control of
+             *     it, decision O8): since then it receives nothing, has no webmail and its address may be another
+             *     project's; its stored mail stays readable through GET /v1/mailboxes/{id}/messages until it is deleted.
+             */
+            releasedAt?: string;
             type: components["schemas"]["MailboxType"];
             /** Format: int64 */
             usedBytes?: number;
@@ -2350,6 +2357,13 @@ export interface components {
             relay: string | null;
             relayMessageId: string | null;
             status: components["schemas"]["MessageStatus"];
+            /**
+             * @description Why the message has its status, on `delayed`, `failed`, `bounced` and `soft_bounced`: the
+             *     recipient server's reply, or why nothing left (decision S16); for a message whose domain lost
+             *     its verification before it left, the text the 409 `not_ready` of a send gives (the domain, its
+             *     state and the record that proves control).
+             */
+            statusReason?: string;
             toAddr: components["schemas"]["EmailAddress"];
         };
         SentMessageDetail: {
