@@ -19,6 +19,9 @@ export function startTargetProcess(file: URL, workerData: unknown, stopMessage: 
   const child: ChildProcess = fork(new URL("./target-host.ts", import.meta.url), [], {
     env: { ...env, COMPARE_TARGET: JSON.stringify({ file: file.href, workerData }) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    // COMPARE_CPU_PROF=DIR: each target writes a V8 CPU profile there (--cpu-prof cannot go
+    // through NODE_OPTIONS), to see where one side spends what the other does not.
+    execArgv: process.env.COMPARE_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.COMPARE_CPU_PROF}`] : undefined,
   });
   const end = () => child.kill("SIGKILL");
   process.once("exit", end);
