@@ -20,6 +20,8 @@ const accepted: [string, string, string][] = [
   ["the highest port", "https://app.example.com:65535", "https://app.example.com:65535"],
   ["https's default port, dropped as location.origin does", "https://app.example.com:443", "https://app.example.com"],
   ["http's default port on loopback, dropped", "http://localhost:80/", "http://localhost"],
+  ["a port that only begins like the default one", "https://app.example.com:4430", "https://app.example.com:4430"],
+  ["http's default port number on https, kept", "https://app.example.com:80", "https://app.example.com:80"],
   ["a single-label host", "https://intranet", "https://intranet"],
   ["a punycode (IDN) name", "https://xn--bcher-kva.example", "https://xn--bcher-kva.example"],
   ["a hyphenated label", "https://my-app.example-shop.com", "https://my-app.example-shop.com"],
@@ -110,6 +112,9 @@ describe("readFrameAncestors", () => {
     ["http on a public host", "http://app.example.com", /^must be an https origin/],
     ["a path", "https://app.example.com/mail", /^must be an origin alone, such as https:\/\/app\.example\.com /],
     ["a user", "https://u@app.example.com", /^must be an origin alone/],
+    ["a path on loopback http", "http://localhost:3000/app", /^must be an origin alone, such as http:\/\/localhost:3000 /],
+    ["uppercase on loopback http", "http://LOCALHOST:3000", /^must be lowercase, as the browser's location\.origin gives it: http:\/\/localhost:3000$/],
+    ["another scheme on a loopback host", "ftp://localhost", /^must be an https origin/],
     ["uppercase", "https://App.Example.com", /^must be lowercase, as the browser's location\.origin gives it: https:\/\/app\.example\.com$/],
     ["a wildcard", "https://*.example.com", /^is not an origin/],
   ])("says why %s is refused", (_, value, message) => {

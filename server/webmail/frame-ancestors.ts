@@ -20,7 +20,9 @@ const PORT = "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|65
 const HTTPS_HOST = `(${DNS_NAME}|${OCTET}(\\.${OCTET}){3}|\\[::1\\])`;
 const LOOPBACK_HOST = `(localhost|127(\\.${OCTET}){3}|\\[::1\\])`;
 export const FRAME_ANCESTOR_PATTERN = `^(https://${HTTPS_HOST}|http://${LOOPBACK_HOST})${PORT}/?$`;
-const FRAME_ANCESTOR = new RegExp(FRAME_ANCESTOR_PATTERN, "u");
+// No flags: the expression is ASCII classes only, read the same with ajv's unicode flag.
+const FRAME_ANCESTOR = new RegExp(FRAME_ANCESTOR_PATTERN);
+const LOOPBACK = new RegExp(`^${LOOPBACK_HOST}$`);
 
 /**
  * The origins as the pages will name them (`scheme://host[:port]`, duplicates dropped), or the
@@ -39,7 +41,9 @@ export function readFrameAncestors(given: string[] | undefined, path: string): {
 
 /** A matching value as the browser serializes its origin: no trailing slash, no default port. */
 function originOf(value: string): string {
-  return value.replace(/\/$/, "").replace(/^(https:\/\/.+):443$|^(http:\/\/.+):80$/, "$1$2");
+  const origin = value.replace(/\/$/, "");
+  const defaultPort = origin.startsWith("https:") ? ":443" : ":80";
+  return origin.endsWith(defaultPort) ? origin.slice(0, -defaultPort.length) : origin;
 }
 
 const NOT_AN_ORIGIN = "is not an origin (scheme://host[:port], such as https://app.example.com; a DNS name, a dotted IPv4 address or [::1])";
@@ -56,7 +60,7 @@ function originProblem(value: string): string {
   } catch {
     return NOT_AN_ORIGIN;
   }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && new RegExp(`^${LOOPBACK_HOST}$`, "u").test(url.hostname))) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.test(url.hostname))) {
     return "must be an https origin (http only for a loopback host: localhost, 127.x.x.x, [::1])";
   }
   // A path, query or user name would be dropped silently by the CSP source list.
