@@ -54,6 +54,8 @@ export const criticalModules = {
   "server/inbound/client-limits.ts": ["server/inbound/client-limits-unit.test.ts"],
   "server/maildomains/record-check.ts": ["server/maildomains/record-check.test.ts"],
   "server/maildomains/verification.ts": ["server/maildomains/verification.test.ts"],
+  "server/mailboxes/released.ts": ["server/mailboxes/released.test.ts"],
+  "server/webmail/frame-ancestors.ts": ["server/webmail/frame-ancestors.test.ts"],
 };
 
 /** Where a module's reports go; its incremental file is committed, so a rerun on a fresh clone is incremental too. */

@@ -228,9 +228,6 @@ export async function startReference(): Promise<Reference> {
       cancelMessage: { values: { id: scheduled.id } },
       sendMail: { acceptStatuses: [400] },
       sendMailBatch: { acceptStatuses: [400] },
-      // A frameAncestors entry must be an origin a CSP can name exactly (decision M11): a string the
-      // schema allows may still be none (a path, a wildcard, http on a public host), which is 400.
-      createWebmailLoginLink: { acceptStatuses: [400] },
       getCertificateStatus: { values: { id: cert.id } },
       downloadCertificate: { values: { id: cert.id } },
     },

@@ -1276,6 +1276,11 @@ export const components: { $id: string; $defs: Record<string, unknown> } = {
       "description": "Event names; any may be subscribed (docs/decisions.md). New event types may be added within\n/v1 (decision V1): ignore types you do not know.",
       "x-extensible-enum": true
     },
+    "FrameAncestor": {
+      "type": "string",
+      "pattern": "^(https://(([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)*[a-z]([a-z0-9-]{0,61}[a-z0-9])?|(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}|\\[::1\\])|http://(localhost|127(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}|\\[::1\\]))(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?/?$",
+      "description": "An origin as the browser's `location.origin` gives it (decision M11): lowercase\n`https://host[:port]`, the host a DNS name, a dotted-decimal IPv4 address or `[::1]`; or\n`http://` on a loopback host (`localhost`, `127.x.x.x`, `[::1]`). A default port is dropped and one\ntrailing slash allowed; no path, query, user, wildcard or CSP keyword."
+    },
     "Funnel": {
       "type": "object",
       "required": [
@@ -6006,7 +6011,7 @@ export const operations: readonly OperationSpec[] = [
           "frameAncestors": {
             "type": "array",
             "items": {
-              "type": "string"
+              "$ref": "components.json#/$defs/FrameAncestor"
             },
             "maxItems": 5,
             "description": "Origins of the project's application that may show this session's webmail in an iframe\n(decision M11), such as `https://app.example.com`: https, or http on a loopback host. The\nsession's pages allow exactly these as `frame-ancestors`; without them no site may frame\nwebmail (`frame-ancestors 'none'`, `X-Frame-Options: DENY`): open the link in a new tab."

@@ -1615,6 +1615,13 @@ export interface components {
          * @enum {string}
          */
         EventType: "mail.received" | "mail.delivered" | "mail.bounced" | "mail.complained" | "mail.opened" | "mail.clicked" | "mail.dlp" | "maildomain.status_changed";
+        /**
+         * @description An origin as the browser's `location.origin` gives it (decision M11): lowercase
+         *     `https://host[:port]`, the host a DNS name, a dotted-decimal IPv4 address or `[::1]`; or
+         *     `http://` on a loopback host (`localhost`, `127.x.x.x`, `[::1]`). A default port is dropped and one
+         *     trailing slash allowed; no path, query, user, wildcard or CSP keyword.
+         */
+        FrameAncestor: string;
         /** @description Counts of the sending funnel. */
         Funnel: {
             /** Format: int32 */
@@ -8093,7 +8100,7 @@ export interface operations {
                      *     session's pages allow exactly these as `frame-ancestors`; without them no site may frame
                      *     webmail (`frame-ancestors 'none'`, `X-Frame-Options: DENY`): open the link in a new tab.
                      */
-                    frameAncestors?: string[];
+                    frameAncestors?: components["schemas"]["FrameAncestor"][];
                     /** @description Full address of a mailbox on the project's domains. */
                     mailbox: components["schemas"]["EmailAddress"];
                 };

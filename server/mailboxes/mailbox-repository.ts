@@ -4,6 +4,7 @@
 import { CapReachedError } from "../db/capped-insert.ts";
 import { bool, type Param, type Sql } from "../db/sql.ts";
 import { newId, nowIso } from "../ids.ts";
+import { releaseAddresses } from "./released.ts";
 
 /**
  * Notified in every write's transaction (payload: the project id, or empty when unknown), so each
@@ -192,17 +193,8 @@ export class SqlMailboxRepository implements MailboxRepository {
 
   /** Every mailbox and group on the claim (mailboxes/released.ts says what and why). */
   async releaseClaim(tx: Sql, claim: { id: string; projectId: string }, at: string): Promise<void> {
-    const held = `SELECT id FROM mailboxes WHERE domain_id = ? AND released_at IS NULL`;
-    await tx.run(`DELETE FROM webmail_links WHERE mailbox_id IN (${held})`, [claim.id]);
-    await tx.run(`DELETE FROM webmail_sessions WHERE mailbox_id IN (${held})`, [claim.id]);
-    await tx.run(`DELETE FROM group_members WHERE mailbox_id IN (${held})`, [claim.id]);
-    const groups = await tx.run("DELETE FROM mailboxes WHERE domain_id = ? AND kind = 'group'", [claim.id]);
-    const boxes = await tx.run(
-      "UPDATE mailboxes SET released_at = ?, released_email = email, email = id WHERE domain_id = ? AND kind = 'mailbox' AND released_at IS NULL",
-      [at, claim.id],
-    );
     // Every instance's cached mailbox lists of the project drop on commit.
-    if (groups.changes || boxes.changes) await tx.notify(MAILBOXES_CHANNEL, claim.projectId);
+    if (await releaseAddresses(tx, claim.id, at)) await tx.notify(MAILBOXES_CHANNEL, claim.projectId);
   }
 
   /** One write statement and its notification, committed together. */

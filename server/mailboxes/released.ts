@@ -1,5 +1,5 @@
 // What a domain claim's end does to the addresses on it (issue 41 item 3, decision O8); the write
-// itself is MailboxRepository.releaseClaim, the one place that runs it. When a project's claim of
+// itself is releaseAddresses below, run only by MailboxRepository.releaseClaim. When a project's claim of
 // a name ends (another project proved control, or the name now lies in a zone another project
 // hosts here), in the transaction that ends it:
 // - its mailboxes (personal and shared) are released: they keep their stored mail, readable to
@@ -12,7 +12,26 @@
 // A released mailbox stays released when the claim is reopened or proven again: the address may
 // belong to someone else by then.
 import { ApiError } from "../../generated/server/errors.ts";
+import type { Sql } from "../db/sql.ts";
 import type { MailboxRecord } from "./mailbox-repository.ts";
+
+/**
+ * Releases what the claim `claimId` holds, in `tx` (the transaction that ends the claim); true when
+ * a mailbox or group changed, so the caller tells the caches. Mailboxes released earlier (of an
+ * earlier end of the same claim) keep their first release.
+ */
+export async function releaseAddresses(tx: Sql, claimId: string, at: string): Promise<boolean> {
+  const held = `SELECT id FROM mailboxes WHERE domain_id = ? AND released_at IS NULL`;
+  await tx.run(`DELETE FROM webmail_links WHERE mailbox_id IN (${held})`, [claimId]);
+  await tx.run(`DELETE FROM webmail_sessions WHERE mailbox_id IN (${held})`, [claimId]);
+  await tx.run(`DELETE FROM group_members WHERE mailbox_id IN (${held})`, [claimId]);
+  const groups = await tx.run("DELETE FROM mailboxes WHERE domain_id = ? AND kind = 'group'", [claimId]);
+  const boxes = await tx.run(
+    "UPDATE mailboxes SET released_at = ?, released_email = email, email = id WHERE domain_id = ? AND kind = 'mailbox' AND released_at IS NULL",
+    [at, claimId],
+  );
+  return groups.changes > 0 || boxes.changes > 0;
+}
 
 /** The refusal of anything that needs a mailbox to hold its address (a webmail link, group membership). */
 export function mailboxReleased(m: MailboxRecord, path: string): ApiError {
