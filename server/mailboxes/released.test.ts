@@ -168,7 +168,7 @@ describe("releaseAddresses", () => {
 describe("mailboxReleased", () => {
   it("refuses with 409 not_ready naming the mailbox, the day, the domain and where the mail stays", async () => {
     const e = mailboxReleased(
-      { id: "mbx_1", projectId: a, domainId: "d", kind: "mailbox", email: "me@sub.shop.example", description: null, shared: false, usedBytes: 0, membersCount: 0, createdAt: AT, releasedAt: AT },
+      { id: "mbx_1", email: "me@sub.shop.example", releasedAt: AT },
       "mailboxId",
     );
     const message =

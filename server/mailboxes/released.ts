@@ -13,7 +13,6 @@
 // belong to someone else by then.
 import { ApiError } from "../../generated/server/errors.ts";
 import type { Sql } from "../db/sql.ts";
-import type { MailboxRecord } from "./mailbox-repository.ts";
 
 /**
  * Releases what the claim `claimId` holds, in `tx` (the transaction that ends the claim); true when
@@ -34,7 +33,8 @@ export async function releaseAddresses(tx: Sql, claimId: string, at: string): Pr
 }
 
 /** The refusal of anything that needs a mailbox to hold its address (a webmail link, group membership). */
-export function mailboxReleased(m: MailboxRecord, path: string): ApiError {
+// The fields it names, not the repository's record: the repository imports this file (releaseAddresses).
+export function mailboxReleased(m: { id: string; email: string; releasedAt: string | null }, path: string): ApiError {
   const domain = m.email.slice(m.email.lastIndexOf("@") + 1);
   const message =
     `the mailbox ${m.email} was released on ${m.releasedAt}, when this project's claim of ${domain} ended: the address is no longer this project's ` +
