@@ -2,34 +2,26 @@
 // the receiving side's SPF check of the demo's own mail passes: the demo seeded on a real server
 // (HTTP, the DNS server as the resolver, local delivery through the inbound path) on SQLite and on
 // PostgreSQL, its first mail read back raw; and what is hosted, table-driven.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { scopeCatalogue } from "../auth/scopes.ts";
 import { backends } from "../test/backends.ts";
 import { apiFor, startTestPlatform, type TestPlatform } from "../test/harness.ts";
 import { hostMailHost, isReservedName } from "./mail-host.ts";
 import { seedDemo } from "./seed-demo.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 describe.each(backends)("the demo's mail host on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let p: TestPlatform;
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     p = await startTestPlatform({ databaseUrl });
   });
   afterAll(async () => {
     await p?.stop();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   it("the demo's first mail to its own mailbox passes SPF, DKIM and DMARC at the receiving side", async () => {

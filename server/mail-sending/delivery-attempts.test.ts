@@ -3,33 +3,27 @@
 // message detail's `sent` event, and each attempt that did not deliver is logged once at warn.
 // Real SMTP (a loopback sink playing a 4xx server, a loopback address nobody listens on) and
 // real DNS (our own server), on SQLite and on PostgreSQL.
-import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { manualClock } from "../jobs/clock.ts";
 import { backends } from "../test/backends.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { hostMailZone } from "../test/mail-zone.ts";
 import { startSmtpSink, type SmtpSink } from "../test/smtp-sink.ts";
 import { RETRY_DELAYS_MS } from "./retry-schedule.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 describe.each(backends)("delivery attempts on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let sink: SmtpSink;
   let p: TestPlatform;
   let t: Tenant;
   let log = "";
   const clock = manualClock();
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     sink = await startSmtpSink();
     const logTo = new PassThrough();
     logTo.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
@@ -47,9 +41,7 @@ describe.each(backends)("delivery attempts on %s", (backend) => {
   afterAll(async () => {
     await p?.stop();
     await sink?.close();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   const send = async (to: string) =>

@@ -4,29 +4,23 @@
 // deliver. Each send goes through the inbound path a remote MX takes: our Received line,
 // SPF/DKIM/DMARC verdicts, the per-mailbox store and `mail.received`, then `delivered` and
 // `mail.delivered`. On SQLite and on PostgreSQL.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { backends } from "../test/backends.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { startReceiver, type TestReceiver } from "../test/receiver.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 describe.each(backends)("local delivery on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let p: TestPlatform;
   let home: Tenant;
   let other: Tenant;
   let receiver: TestReceiver;
   let mailboxId: string;
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     receiver = await startReceiver(() => 204);
     p = await startTestPlatform({ databaseUrl, allowHttpLoopbackWebhooks: true }, { runWorker: false });
     home = await p.newTenant(`home-${backend}`);
@@ -42,9 +36,7 @@ describe.each(backends)("local delivery on %s", (backend) => {
   afterAll(async () => {
     await p?.stop();
     await receiver?.close();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   /** Webhook events of one project, as its receiver path got them. */

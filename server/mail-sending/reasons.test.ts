@@ -3,38 +3,30 @@
 //   detail (`statusReason`, decision S16), as does a delayed or bounced one; a delivered one has none;
 // - sandbox messages stay out of the stats (decision S17): a tour of bounced@ and complained@
 //   leaves health `ok`, while a real bounce from a mailbox of this server still counts.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { validateRecord } from "../dns/validate-record.ts";
 import { manualClock } from "../jobs/clock.ts";
 import { backends } from "../test/backends.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 const HOUR = 3_600_000;
 
 describe.each(backends)("reasons and stats on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let p: TestPlatform;
   let t: Tenant;
   const clock = manualClock();
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     p = await startTestPlatform({ databaseUrl }, { clock, runWorker: false });
     t = await p.newTenant(`why-${backend}`);
   });
   afterAll(async () => {
     await p?.stop();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   const send = (body: Record<string, unknown>) => t.api("POST", "/v1/mail/send", { subject: "Hi", text: "Hello", ...body });

@@ -3,12 +3,11 @@
 // message detail's `filename` and in both forms of the download's Content-Disposition, so
 // `invoice<U+202E>gvs.exe`, shown as `invoiceexe.svg` by any bidi-aware display, arrives as
 // `invoice_gvs.exe`. Sent by a real SMTP client to the listener; on SQLite and on PostgreSQL.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { backends } from "../test/backends.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { sendTo } from "../test/smtp.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 // [what the sender wrote, what the reader gets]. Every Bidi_Control character of Unicode 16, each
 // in a name of its own, so one left in fails by name; and neighbours that must stay as they are.
@@ -26,19 +25,14 @@ const cases: [string, string][] = [
 ];
 
 describe.each(backends)("attachment names on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let p: TestPlatform;
   let t: Tenant;
   let mailbox: string;
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     p = await startTestPlatform({ databaseUrl }, { runWorker: false });
     t = await p.newTenant(`names-${backend}`);
     mailbox = (await t.api("POST", "/v1/mailboxes", { name: "alice", domain: t.domain, password: "correct horse" })).body.id;
@@ -52,9 +46,7 @@ describe.each(backends)("attachment names on %s", (backend) => {
   });
   afterAll(async () => {
     await p?.stop();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   it("the message detail names each attachment without what would be misread", async () => {

@@ -6,41 +6,33 @@
 // control (`verified`) and A's claim ends. From then on A's addresses on the name receive nothing,
 // sign nobody in and are C's to create; A still reads its stored mail through the API. On SQLite
 // and on PostgreSQL.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { validateRecord } from "../dns/validate-record.ts";
 import { manualClock } from "../jobs/clock.ts";
 import { backends } from "../test/backends.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { rawSmtp, sendTo } from "../test/smtp.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 const PASSWORD = "long-enough-1";
 
 describe.each(backends)("a mail domain that changes hands, on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let p: TestPlatform;
   let a: Tenant;
   let c: Tenant;
   const clock = manualClock();
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     p = await startTestPlatform({ databaseUrl }, { clock, runWorker: false });
     a = await p.newTenant(`hand-a-${backend}`);
     c = await p.newTenant(`hand-c-${backend}`);
   });
   afterAll(async () => {
     await p?.stop();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   async function publishTxt(zone: string, data: string): Promise<string> {

@@ -3,16 +3,16 @@
 // holds ("the world's DNS", as in ownership.test.ts) and by the hourly `maildomain.verify` job;
 // each change reaches a real loopback webhook receiver once, signed, with the payload GET agrees
 // with; a re-check that finds the same state sends nothing. On SQLite and on PostgreSQL.
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../test/contract/openapi.ts";
 import { contractValidator, pointer } from "../../test/contract/validator.ts";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { validateRecord } from "../dns/validate-record.ts";
 import { manualClock } from "../jobs/clock.ts";
 import { backends } from "../test/backends.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { startReceiver, type TestReceiver } from "../test/receiver.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 const HOUR = 3_600_000;
 const EVENT = "maildomain.status_changed";
@@ -28,23 +28,18 @@ interface Delivered {
 }
 
 describe.each(backends)("mail domain status events on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let p: TestPlatform;
   let receiver: TestReceiver;
   let a: Tenant;
   let b: Tenant;
   const secrets = new Map<string, string>();
   const clock = manualClock();
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
   let taken = 0;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     receiver = await startReceiver(() => 204);
     p = await startTestPlatform({ databaseUrl, allowHttpLoopbackWebhooks: true }, { clock, runWorker: false });
     a = await p.newTenant(`evt-a-${backend}`);
@@ -62,9 +57,7 @@ describe.each(backends)("mail domain status events on %s", (backend) => {
   afterAll(async () => {
     await p?.stop();
     await receiver?.close();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   /** Runs every due job (checks, then the deliveries they caused); answers what arrived since the last call. */

@@ -3,33 +3,27 @@
 // DSN delivered to the message's VERP address at the inbound listener), the API lists them with
 // the message that caused them, a removal lets the next send go out, and another project can
 // neither see nor remove them. Test recipients are never suppressed; bad input changes nothing.
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { backends } from "../test/backends.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { hostMailZone } from "../test/mail-zone.ts";
 import { sendTo } from "../test/smtp.ts";
 import { startSmtpSink, type SmtpSink } from "../test/smtp-sink.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 describe.each(backends)("suppressions through the API on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let p: TestPlatform;
   let t: Tenant;
   let other: Tenant;
   let sendOnly: Tenant;
   let sink: SmtpSink;
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     sink = await startSmtpSink();
     sink.refuse = (rcpt) => (rcpt.startsWith("refused") ? { code: 550, text: "5.1.1 no such user here" } : undefined);
     p = await startTestPlatform({ databaseUrl, relay: { name: "", port: sink.port, allowLoopback: true } }, { runWorker: false });
@@ -41,9 +35,7 @@ describe.each(backends)("suppressions through the API on %s", (backend) => {
   afterAll(async () => {
     await p?.stop();
     await sink?.close();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   const send = async (to: string, fields: Record<string, unknown> = {}, tenant = t) => {

@@ -7,19 +7,19 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../test/contract/openapi.ts";
 import { contractValidator, pointer } from "../../test/contract/validator.ts";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { EVENT_TYPES } from "../events/event-outbox.ts";
 import { manualClock } from "../jobs/clock.ts";
 import { backends } from "../test/backends.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
 import { startReceiver, type Received, type TestReceiver } from "../test/receiver.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 const validate = contractValidator(loadContract());
 const bodySchema = (type: string) => pointer("webhooks", type, "post", "requestBody", "content", "application/json", "schema");
 const headers = (r: Received) => Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
 
 describe.each(backends)("Standard Webhooks and test events on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let p: TestPlatform;
   let receiver: TestReceiver;
   let t: Tenant;
@@ -27,17 +27,12 @@ describe.each(backends)("Standard Webhooks and test events on %s", (backend) => 
   let hook: { id: string; secret: string };
   // The attempts' clock starts at the real time: the library checks timestamps against Date.now().
   const clock = manualClock(Date.now());
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
   // The n-th request is answered by answers[n] (default 204).
   const answers: number[] = [];
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     receiver = await startReceiver((_r, n) => answers[n] ?? 204);
     p = await startTestPlatform({ databaseUrl, allowHttpLoopbackWebhooks: true }, { clock, runWorker: false });
     t = await p.newTenant(`sw-${backend}`);
@@ -50,9 +45,7 @@ describe.each(backends)("Standard Webhooks and test events on %s", (backend) => 
   afterAll(async () => {
     await p?.stop();
     await receiver?.close();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   /** Runs the due jobs; answers the requests that arrived meanwhile. */

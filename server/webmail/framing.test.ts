@@ -2,15 +2,14 @@
 // signed-in mailbox in its iframe; a page of any other origin on loopback (same site or not) gets
 // the frame refused, also while the reader is signed in, and so does every page when the link
 // named no origin. The API refuses what is no origin. On SQLite and on PostgreSQL.
-import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../test/support/chromium.ts";
-import { startPostgres, type PostgresCluster } from "../../test/support/postgres.ts";
 import { backends } from "../test/backends.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../test/harness.ts";
+import { platformDatabase, type PlatformDatabase } from "../test/platform-database.ts";
 
 /** A page on its own loopback port that frames `?src=` in an iframe: the application, or a stranger. */
 async function framingSite(): Promise<{ server: Server; port: number }> {
@@ -44,13 +43,12 @@ async function heading(frame: Frame): Promise<string | null> {
 }
 
 describe.each(backends)("framing webmail on %s", (backend) => {
-  let cluster: PostgresCluster | undefined;
+  let database: PlatformDatabase | undefined;
   let p: TestPlatform;
   let t: Tenant;
   let browser: Browser;
   let app: { server: Server; port: number };
   let stranger: { server: Server; port: number };
-  const savedKey = process.env.PLATFORM_SERVER_KEY;
   // The application on another site (localhost, the platform being 127.0.0.1); the stranger on
   // the platform's own site (another port of 127.0.0.1), whose frames carry SameSite=Lax cookies.
   const appOrigin = () => `http://localhost:${app.port}`;
@@ -59,12 +57,8 @@ describe.each(backends)("framing webmail on %s", (backend) => {
     (await t.api("POST", "/v1/webmail/login-link", { mailbox: `alice@${t.domain}`, ...(frameAncestors ? { frameAncestors } : {}) })).body.url as string;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (backend === "postgres") {
-      cluster = await startPostgres();
-      databaseUrl = await cluster.newDatabase();
-      process.env.PLATFORM_SERVER_KEY = randomBytes(32).toString("base64");
-    }
+    database = await platformDatabase(backend);
+    const { databaseUrl } = database;
     p = await startTestPlatform({ databaseUrl }, { runWorker: false });
     t = await p.newTenant(`frame-${backend}`);
     await t.api("POST", "/v1/mailboxes", { name: "alice", domain: t.domain, password: "correct horse" });
@@ -75,9 +69,7 @@ describe.each(backends)("framing webmail on %s", (backend) => {
     await browser?.close();
     for (const s of [app, stranger]) s?.server.close();
     await p?.stop();
-    await cluster?.stop();
-    if (savedKey === undefined) delete process.env.PLATFORM_SERVER_KEY;
-    else process.env.PLATFORM_SERVER_KEY = savedKey;
+    await database?.stop();
   });
 
   it("the application a link names shows the signed-in inbox in its iframe", async () => {
