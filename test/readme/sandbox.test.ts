@@ -5,14 +5,15 @@
 // the demo's example.test is the sender domain, as on a fresh `npm start`. Only the README's base
 // URL, key and receiver port are replaced by this run's.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { manualClock } from "../../server/jobs/clock.ts";
 import { RETRY_DELAYS_MS } from "../../server/mail-sending/retry-schedule.ts";
+import { freePort } from "../../server/test/free-port.ts";
+import { readmeProgram } from "./readme-program.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../../server/test/harness.ts";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -31,30 +32,6 @@ afterAll(async () => {
   await p?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** The README's one `ts` block under the heading. */
-function readmeProgram(heading: string): string {
-  const readme = readFileSync(path.join(repo, "README.md"), "utf8");
-  const start = readme.indexOf(`\n### ${heading}\n`);
-  expect(start, `README has no "### ${heading}" section`).toBeGreaterThan(0);
-  const blocks = [
-    ...readme
-      .slice(start)
-      .split(/\n##+ /)[1]
-      .matchAll(/```ts\n([\s\S]*?)```/g),
-  ];
-  expect(blocks).toHaveLength(1);
-  return blocks[0][1];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 it("the README's sandbox program gets each outcome's event, signature verified, and the reason of the delayed one", async () => {
   const port = String(await freePort());

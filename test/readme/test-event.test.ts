@@ -4,12 +4,13 @@
 // checkStandardWebhook and sees the delivery logged. Only the README's base URL, key and receiver
 // port are replaced by this run's.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { freePort } from "../../server/test/free-port.ts";
+import { readmeProgram } from "./readme-program.ts";
 import { startTestPlatform, type Tenant, type TestPlatform } from "../../server/test/harness.ts";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -25,30 +26,6 @@ afterAll(async () => {
   await p?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** The README's one `ts` block under the heading. */
-function readmeProgram(heading: string): string {
-  const readme = readFileSync(path.join(repo, "README.md"), "utf8");
-  const start = readme.indexOf(`\n### ${heading}\n`);
-  expect(start, `README has no "### ${heading}" section`).toBeGreaterThan(0);
-  const blocks = [
-    ...readme
-      .slice(start)
-      .split(/\n##+ /)[1]
-      .matchAll(/```ts\n([\s\S]*?)```/g),
-  ];
-  expect(blocks).toHaveLength(1);
-  return blocks[0][1];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 it("the README's test-event program receives a signed sample, verifies its Standard Webhooks headers and sees it logged", async () => {
   const port = String(await freePort());
