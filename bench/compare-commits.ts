@@ -105,29 +105,36 @@ async function compareHttp(kind: "http" | "accept", o: Options): Promise<Compari
       : autocannon({ url: r.url, method: "POST", duration, connections, body: r.body, headers: { "content-type": "application/json", authorization: `Bearer ${r.key}` } });
   const targets = new Map<Store, Record<Side, Measured>>();
   try {
-    for (const store of storesOf(o, true)) {
-      const sides = {} as Record<Side, Measured>;
-      targets.set(store, sides);
-      for (const side of SIDES) {
-        const databaseUrl = store === "PostgreSQL" ? await o.postgres!.newDatabase() : "";
-        const target = store === "PostgreSQL" ? "postgres" : "platform";
-        const process = await startTargetProcess(file(o.trees[side]), { target, databaseUrl }, { cmd: "stop" }, await envFor(store));
-        const ready = process.ready as Ready;
-        sides[side] = {
-          process,
-          warm: async () => void (await drive(ready, 2)),
-          round: async () => {
-            const r = await drive(ready, o.duration);
-            if (r.non2xx || r.errors) throw new Error(`${kind} ${store} ${side}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-            return { units: r.requests.total, seconds: o.duration };
-          },
-        };
-      }
-    }
+    await startTargets(o, targets, async (store, side, databaseUrl) => {
+      const target = store === "PostgreSQL" ? "postgres" : "platform";
+      const process = await startTargetProcess(file(o.trees[side]), { target, databaseUrl }, { cmd: "stop" }, await envFor(store));
+      const ready = process.ready as Ready;
+      return {
+        process,
+        warm: async () => void (await drive(ready, 2)),
+        round: async () => {
+          const r = await drive(ready, o.duration);
+          if (r.non2xx || r.errors) throw new Error(`${kind} ${store} ${side}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+          return { units: r.requests.total, seconds: o.duration };
+        },
+      };
+    });
     const heading = kind === "http" ? `HTTP reads, GET /v1/mailboxes, autocannon ${connections} connections` : `Send accept, POST /v1/mail/send, autocannon ${connections} connections`;
     return await interleave(heading, "req", targets, o);
   } finally {
     await stopAll(targets);
+  }
+}
+
+/**
+ * Each store's old and new target, started in turn; a PostgreSQL target gets a database of its
+ * own. Registered as they start, so that a failure stops the ones already running.
+ */
+async function startTargets(o: Options, targets: Map<Store, Record<Side, Measured>>, start: (store: Store, side: Side, databaseUrl: string) => Promise<Measured>): Promise<void> {
+  for (const store of storesOf(o, true)) {
+    const sides = {} as Record<Side, Measured>;
+    targets.set(store, sides);
+    for (const side of SIDES) sides[side] = await start(store, side, store === "PostgreSQL" ? await o.postgres!.newDatabase() : "");
   }
 }
 
@@ -136,34 +143,29 @@ async function compareRelay(o: Options, messages: number): Promise<Comparison[]>
   const sink = await startSinkThread();
   const targets = new Map<Store, Record<Side, Measured>>();
   try {
-    for (const store of storesOf(o, true)) {
-      const sides = {} as Record<Side, Measured>;
-      targets.set(store, sides);
-      for (const side of SIDES) {
-        const databaseUrl = store === "PostgreSQL" ? await o.postgres!.newDatabase() : "";
-        const workerData = { root: o.trees[side].root, sinkPort: sink.port, databaseUrl };
-        const process = await startTargetProcess(new URL("./compare/relay-target.ts", import.meta.url), workerData, { cmd: "stop" }, await envFor(store));
-        const deliver = async (count: number) => {
-          const before = await sink.received();
-          const started = performance.now();
-          await process.ask({ cmd: "drain" });
-          const seconds = (performance.now() - started) / 1000;
-          const got = (await sink.received()) - before;
-          if (got !== count) throw new Error(`relay ${store} ${side}: the sink received ${got} of ${count}`);
-          return { units: count, seconds };
-        };
-        sides[side] = {
-          process,
-          // One short round, not counted: connections open, code paths warm.
-          warm: async () => {
-            await process.ask({ cmd: "accept", count: 50 });
-            await deliver(50);
-          },
-          prepare: async () => void (await process.ask({ cmd: "accept", count: messages })),
-          round: () => deliver(messages),
-        };
-      }
-    }
+    await startTargets(o, targets, async (store, side, databaseUrl) => {
+      const workerData = { root: o.trees[side].root, sinkPort: sink.port, databaseUrl };
+      const process = await startTargetProcess(new URL("./compare/relay-target.ts", import.meta.url), workerData, { cmd: "stop" }, await envFor(store));
+      const deliver = async (count: number) => {
+        const before = await sink.received();
+        const started = performance.now();
+        await process.ask({ cmd: "drain" });
+        const seconds = (performance.now() - started) / 1000;
+        const got = (await sink.received()) - before;
+        if (got !== count) throw new Error(`relay ${store} ${side}: the sink received ${got} of ${count}`);
+        return { units: count, seconds };
+      };
+      return {
+        process,
+        // One short round, not counted: connections open, code paths warm.
+        warm: async () => {
+          await process.ask({ cmd: "accept", count: 50 });
+          await deliver(50);
+        },
+        prepare: async () => void (await process.ask({ cmd: "accept", count: messages })),
+        round: () => deliver(messages),
+      };
+    });
     return await interleave(`Relay, ${messages} DKIM-signed messages per round from the queue to a loopback sink`, "msg", targets, o);
   } finally {
     await stopAll(targets);
