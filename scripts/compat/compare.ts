@@ -4,7 +4,7 @@
 import type { Doc } from "./load.ts";
 import { fingerprint, normalize } from "./resolve.ts";
 import { ruleOf, type Direction, type Level } from "./rules.ts";
-import type { SchemaCtx } from "./schema-diff.ts";
+import { diffSchema, type SchemaCtx } from "./schema-diff.ts";
 import { compareEffectiveSecurity } from "./security.ts";
 import type { Emit } from "./operation/context.ts";
 import { compareLifecycle, removedOperation } from "./operation/lifecycle.ts";
@@ -132,6 +132,7 @@ function compareOperation(
     emit,
     seen,
     depth: 0,
+    diff: diffSchema,
   });
 
   compareLifecycle(a, b, o2.ptr, emit);

@@ -1,7 +1,6 @@
 // An array schema's items and prefixItems (tuples).
 import type { Schema } from "../resolve.ts";
-import { diffSchema } from "../schema-diff.ts";
-import { same, type SchemaCtx } from "./context.ts";
+import { diffIn, same, type SchemaCtx } from "./context.ts";
 
 export function compareArrays(
   bs: Schema,
@@ -15,7 +14,7 @@ export function compareArrays(
     if (Array.isArray(bs.items) || Array.isArray(rs.items)) {
       if (!same(bs.items, rs.items))
         emit("prefix-items-" + (rs.items ? "added" : "removed"), "tuple items changed");
-    } else diffSchema(bs.items, rs.items, sub(["items"]));
+    } else diffIn(sub(["items"]), bs.items, rs.items);
   }
   compareList("prefixItems", "prefix-items", bs, rs, emit, sub);
   compareList("prefixItems", "prefix-items", bs, rs, emit, sub);
@@ -38,5 +37,5 @@ function compareList(
     emit(`${name}-removed`, `${key} removed`);
   if (Array.isArray(l1) && Array.isArray(l2))
     for (let i = 0; i < Math.min(l1.length, l2.length); i++)
-      diffSchema(l1[i], l2[i], sub([key, i]));
+      diffIn(sub([key, i]), l1[i], l2[i]);
 }

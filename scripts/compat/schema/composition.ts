@@ -3,8 +3,7 @@
 import type { Doc } from "../load.ts";
 import { fingerprint, isAnnotationOnly, normalize, type Normal } from "../resolve.ts";
 import type { Where } from "../rules.ts";
-import { diffSchema } from "../schema-diff.ts";
-import { same, type SchemaCtx } from "./context.ts";
+import { diffIn, same, type SchemaCtx } from "./context.ts";
 import { compatibleReplacement, equivalent } from "./probe.ts";
 
 /** Matches alternatives of two lists: by component name, then by content, then by title, then in order. */
@@ -114,7 +113,7 @@ export function compareComposition(
         key,
         i,
       ]);
-    for (const [i, j] of m.pairs) diffSchema(l1[i], l2[j], sub([key, j], c.where));
+    for (const [i, j] of m.pairs) diffIn(sub([key, j], c.where), l1[i], l2[j]);
   }
   // allOf: membership is compared here; the merged content was compared as one schema above.
   const a1 = b.allOf ?? [];

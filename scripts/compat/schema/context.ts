@@ -18,7 +18,15 @@ export interface SchemaCtx {
   emit: (id: string, message: string, ptr: (string | number)[]) => void;
   seen: Map<object, Set<object>>;
   depth: number;
+  /**
+   * The comparison itself (schema-diff.ts `diffSchema`), set where the root context is made: the
+   * parts compare nested schemas through it, so none of them imports the file that imports them.
+   */
+  diff: (baseRaw: any, revRaw: any, c: SchemaCtx) => void;
 }
+
+/** Compares a nested pair of schemas in the context `c` made for them. */
+export const diffIn = (c: SchemaCtx, baseRaw: any, revRaw: any): void => c.diff(baseRaw, revRaw, c);
 
 /** Where a value inside a value of each kind is: a property of a body, of a parameter, of a header. */
 export const nested: Record<Where, Where> = {

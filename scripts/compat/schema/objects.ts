@@ -3,8 +3,7 @@
 import type { Normal, Schema } from "../resolve.ts";
 import { normalize } from "../resolve.ts";
 import type { Where } from "../rules.ts";
-import { diffSchema } from "../schema-diff.ts";
-import { nested, type SchemaCtx } from "./context.ts";
+import { diffIn, nested, type SchemaCtx } from "./context.ts";
 
 export function compareObject(
   b: Normal,
@@ -74,7 +73,7 @@ export function compareObject(
               : `became-${s2[flag] ? "" : "not-"}${label}`;
         c.emit(`${c.dir}-${where}-${kind}`, `property ${name} ${kind}`, at);
       }
-    diffSchema(p1[name], p2[name], sub(["properties", name], where, exempt));
+    diffIn(sub(["properties", name], where, exempt), p1[name], p2[name]);
   }
   // A required name without a declared property constrains nothing a client can see: not compared.
   const a1 = b.s.additionalProperties;
@@ -91,5 +90,5 @@ export function compareObject(
     emit("additional-properties-restricted", "additionalProperties now has a schema");
   else if (open(a2))
     emit("additional-properties-relaxed", "additionalProperties no longer has a schema");
-  else diffSchema(a1, a2, sub(["additionalProperties"]));
+  else diffIn(sub(["additionalProperties"]), a1, a2);
 }

@@ -2,7 +2,6 @@
 // they accept.
 import { normalize } from "../resolve.ts";
 import { ruleOf } from "../rules.ts";
-import { diffSchema } from "../schema-diff.ts";
 import type { SchemaCtx } from "./context.ts";
 
 /**
@@ -24,7 +23,7 @@ function probe(c: SchemaCtx, x: any, y: any): Set<string> {
   if (known) return known;
   const levels = new Set<string>();
   byKey.set(key, levels);
-  diffSchema(x, y, {
+  c.diff(x, y, {
     ...c,
     ptr: [],
     seen: new Map(),

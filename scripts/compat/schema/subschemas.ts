@@ -3,8 +3,7 @@
 // added or removed as a whole, else compared inside.
 import type { Schema } from "../resolve.ts";
 import type { Where } from "../rules.ts";
-import { diffSchema } from "../schema-diff.ts";
-import { same, type SchemaCtx } from "./context.ts";
+import { diffIn, same, type SchemaCtx } from "./context.ts";
 
 export function compareSubschemas(
   bs: Schema,
@@ -30,24 +29,24 @@ export function compareSubschemas(
       emit(`${name}-added`, `${key} added`);
     else if (y === undefined || (key.startsWith("unevaluated") && x === false && y === true))
       emit(`${name}-removed`, `${key} removed`);
-    else if (typeof x === "object" && typeof y === "object") diffSchema(x, y, sub([key], c.where));
+    else if (typeof x === "object" && typeof y === "object") diffIn(sub([key], c.where), x, y);
     else if (!same(x, y)) emit(`${name}-added`, `${key} changed`);
   }
   if (!same(bs.not, rs.not)) {
     if (bs.not === undefined) emit("not-added", "not added");
     else if (rs.not === undefined) emit("not-removed", "not removed");
     // Inside not the sense flips in theory; oasdiff compares it like any subschema, and so does the gate.
-    else diffSchema(bs.not, rs.not, sub(["not"], c.where));
+    else diffIn(sub(["not"], c.where), bs.not, rs.not);
   }
   compareMap("dependentRequired", "dependent-required", bs, rs, emit, (k) => {
     if (!same(bs.dependentRequired[k], rs.dependentRequired[k]))
       emit("dependent-required-changed", `dependentRequired ${k} changed`);
   });
   compareMap("dependentSchemas", "dependent-schema", bs, rs, emit, (k) =>
-    diffSchema(bs.dependentSchemas[k], rs.dependentSchemas[k], sub(["dependentSchemas", k])),
+    diffIn(sub(["dependentSchemas", k]), bs.dependentSchemas[k], rs.dependentSchemas[k]),
   );
   compareMap("patternProperties", "pattern-property", bs, rs, emit, (k) =>
-    diffSchema(bs.patternProperties[k], rs.patternProperties[k], sub(["patternProperties", k])),
+    diffIn(sub(["patternProperties", k]), bs.patternProperties[k], rs.patternProperties[k]),
   );
 }
 

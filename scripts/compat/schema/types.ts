@@ -2,14 +2,13 @@
 // text (a form body, a parameter).
 import { ruleOf, type Direction } from "../rules.ts";
 import type { Normal, Schema } from "../resolve.ts";
-import { diffSchema } from "../schema-diff.ts";
 import type { SchemaCtx } from "./context.ts";
 
 /** Whether an exploded array parameter still accepts every single value the scalar one did. */
 export function arrayOfOneAccepts(scalarRaw: any, itemsRaw: any, c: SchemaCtx): boolean {
   if (!itemsRaw || typeof itemsRaw !== "object") return true;
   let breaks = false;
-  diffSchema(scalarRaw, itemsRaw, {
+  c.diff(scalarRaw, itemsRaw, {
     ...c,
     where: "parameter",
     seen: new Map(),
