@@ -226,18 +226,21 @@ describe("authorize: answered from memory", () => {
     const { CachedKeyRepository } = await import("./cached-key-repository.ts");
     const store = new Store(record);
     const keys = new CachedKeyRepository(store as unknown as KeyRepository, () => false);
-    const authorize = createAuthorize({ keys, limiter: new FixedWindowRateLimiter() });
+    const sync = createAuthorize({ keys, limiter: new FixedWindowRateLimiter() });
+    // The hook may answer or throw at once (the generated routes take both); as a promise here.
+    const authorize = async (input: Parameters<typeof sync>[0]) => sync(input);
     const headers: Record<string, unknown> = {};
     const reply = { header: (k: string, v: unknown) => ((headers[k] = v), reply) } as unknown as FastifyReply;
     const request = { headers: { authorization: `Bearer ${KEY}` } } as FastifyRequest;
-    // First request: read from the store; the second from the cache.
+    // First request: read from the store; the second from the cache, answered at once (no promise).
     expect(await authorize({ request, reply, scope: "mail:send" })).toEqual({ projectId: "prj_1", keyId: "key_1", scopes: ["mail:send"] });
-    expect(await authorize({ request, reply, scope: "mail:send" })).toEqual({ projectId: "prj_1", keyId: "key_1", scopes: ["mail:send"] });
+    expect(sync({ request, reply, scope: "mail:send" })).toEqual({ projectId: "prj_1", keyId: "key_1", scopes: ["mail:send"] });
     expect(store.reads).toBe(1);
     expect(headers["RateLimit-Remaining"]).toBe(0);
     // The limit, the scope and a revocation are refused from the cache as from the store.
     await expect(authorize({ request, reply, scope: "mail:send" })).rejects.toMatchObject({ code: "rate_limited" });
-    const other = createAuthorize({ keys, limiter: new FixedWindowRateLimiter() });
+    const otherSync = createAuthorize({ keys, limiter: new FixedWindowRateLimiter() });
+    const other = async (input: Parameters<typeof otherSync>[0]) => otherSync(input);
     await expect(other({ request, reply, scope: "dns:read" })).rejects.toMatchObject({ code: "forbidden" });
     expect(store.reads).toBe(1);
     await keys.revoke("key_1");

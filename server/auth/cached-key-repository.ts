@@ -14,9 +14,14 @@ export class CachedKeyRepository implements KeyRepository {
     this.changed = changed;
   }
 
-  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+  /** The key of `hash` if the cache holds it and nothing may have changed it since: no store read. */
+  peek(hash: string): ApiKeyRecord | undefined {
     if (this.changed()) this.byHash.clear();
-    const cached = this.byHash.get(hash);
+    return this.byHash.get(hash);
+  }
+
+  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const cached = this.peek(hash);
     if (cached) return cached;
     const found = await this.inner.findByHash(hash);
     // Unknown hashes are not cached: a flood of random keys must not grow memory.

@@ -25,6 +25,11 @@ export function secondsLeft(start: number, now: number): number {
 export interface RateLimiter {
   /** Counts one request of `key` unless its window already holds `limit`. */
   hit(key: string, limit: number): Promise<RateDecision>;
+  /**
+   * The same, answered at once by a limiter that keeps its windows in this process's memory;
+   * absent on one that must ask the store (authorize.ts then awaits `hit`).
+   */
+  hitNow?(key: string, limit: number): RateDecision;
 }
 
 export class FixedWindowRateLimiter implements RateLimiter {
@@ -35,8 +40,12 @@ export class FixedWindowRateLimiter implements RateLimiter {
     this.now = now;
   }
 
-  // async without an await: the check and the increment still run in one step.
   async hit(key: string, limit: number): Promise<RateDecision> {
+    return this.hitNow(key, limit);
+  }
+
+  // Synchronous: the check and the increment run in one step.
+  hitNow(key: string, limit: number): RateDecision {
     const now = this.now();
     let w = this.windows.get(key);
     if (!w || now >= w.start + WINDOW_MS) {
