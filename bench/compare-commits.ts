@@ -215,17 +215,21 @@ async function compareInbound(o: Options, connections: number): Promise<Comparis
 
 const fixed = (x: number, digits = 0) => x.toFixed(digits);
 
+/** The per-round new/old ratios of one measure of a comparison. */
+const ratiosOf = (c: Comparison, measure: "rate" | "cpu" | "pgCpu"): number[] =>
+  roundRatios(c.samples.new.map((s) => s[measure]!), c.samples.old.map((s) => s[measure]!));
+
 function print(c: Comparison, trees: Record<Side, Tree>): string[] {
   const { old: a, new: b } = c.samples;
-  const rate = roundRatios(b.map((s) => s.rate), a.map((s) => s.rate));
-  const cpu = roundRatios(b.map((s) => s.cpu), a.map((s) => s.cpu));
+  const rate = ratiosOf(c, "rate");
+  const cpu = ratiosOf(c, "cpu");
   const list = (v: number[]) => v.map((x) => x.toFixed(2)).join(" ");
   const lines = [
     `  ${c.store.padEnd(10)} rate new/old ${fixed(median(rate), 2)} (rounds ${list(rate)}): ${trees.old.label} ${fixed(median(a.map((s) => s.rate)))}, ${trees.new.label} ${fixed(median(b.map((s) => s.rate)))} ${c.unit}/s`,
     `  ${"".padEnd(10)} server CPU per ${c.unit} new/old ${fixed(median(cpu), 2)} (rounds ${list(cpu)}): ${fixed(median(a.map((s) => s.cpu)))} -> ${fixed(median(b.map((s) => s.cpu)))} µs`,
   ];
   if (c.store === "PostgreSQL") {
-    const pg = roundRatios(b.map((s) => s.pgCpu!), a.map((s) => s.pgCpu!));
+    const pg = ratiosOf(c, "pgCpu");
     lines.push(`  ${"".padEnd(10)} PostgreSQL cluster CPU per ${c.unit} new/old ${fixed(median(pg), 2)}: ${fixed(median(a.map((s) => s.pgCpu!)))} -> ${fixed(median(b.map((s) => s.pgCpu!)))} µs`);
   }
   return lines;
@@ -244,8 +248,8 @@ function summary(all: Comparison[]): string[] {
     "rate within 5 % of before: median ratio at least 0.95; an interval reaching across 0.95 is this run's noise, not a verdict):",
   ];
   for (const c of all) {
-    const rates = roundRatios(c.samples.new.map((s) => s.rate), c.samples.old.map((s) => s.rate));
-    const cpus = roundRatios(c.samples.new.map((s) => s.cpu), c.samples.old.map((s) => s.cpu));
+    const rates = ratiosOf(c, "rate");
+    const cpus = ratiosOf(c, "cpu");
     lines.push(`  ${median(rates) >= 0.95 ? "met    " : "NOT met"}  ${`${c.name.split(",")[0]}, ${c.store}`.padEnd(26)} rate ${withInterval(rates).padEnd(17)} server CPU per ${c.unit} ${withInterval(cpus)}`);
   }
   return lines;

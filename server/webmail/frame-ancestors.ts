@@ -33,7 +33,10 @@ export function readFrameAncestors(given: string[] | undefined, path: string): {
   const problems: FieldProblem[] = [];
   (given ?? []).forEach((value, i) => {
     if (!FRAME_ANCESTOR.test(value)) problems.push({ path: `${path}.${i}`, message: originProblem(value) });
-    else if (!origins.includes(originOf(value))) origins.push(originOf(value));
+    else {
+      const origin = originOf(value);
+      if (!origins.includes(origin)) origins.push(origin);
+    }
   });
   if ((given?.length ?? 0) > MAX_FRAME_ANCESTORS) problems.push({ path, message: `at most ${MAX_FRAME_ANCESTORS} origins` });
   return { origins, problems };
